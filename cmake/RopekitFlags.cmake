@@ -1,0 +1,28 @@
+# Compiler flags shared by every ropekit target.
+#
+# -ffp-contract=off: SPEC §1 forbids fused multiply-add, which would change results
+#   between ISAs. -fexcess-precision=standard keeps every float operation in single
+#   precision even on targets that evaluate in wider registers.
+# -fvisibility=hidden: only ROPEKIT_API / ACL_FUNC_VISIBILITY symbols are exported.
+set(ROPEKIT_WARNINGS -Wall -Wextra -Wpedantic)
+set(ROPEKIT_NUMERIC_FLAGS -ffp-contract=off)
+if(CMAKE_C_COMPILER_ID STREQUAL "GNU")
+  list(APPEND ROPEKIT_NUMERIC_FLAGS -fexcess-precision=standard)
+endif()
+
+if(ROPEKIT_SANITIZE)
+  set(ROPEKIT_SANITIZER_FLAGS -fsanitize=address,undefined -fno-sanitize-recover=undefined
+                              -fno-omit-frame-pointer)
+  add_compile_options(${ROPEKIT_SANITIZER_FLAGS})
+  add_link_options(${ROPEKIT_SANITIZER_FLAGS})
+endif()
+
+set(ROPEKIT_HAVE_OPENMP OFF)
+if(ROPEKIT_OPENMP)
+  find_package(OpenMP COMPONENTS C)
+  if(OpenMP_C_FOUND)
+    set(ROPEKIT_HAVE_OPENMP ON)
+  endif()
+endif()
+
+find_package(Threads REQUIRED)

@@ -1,0 +1,176 @@
+/* ropekit native API: rotary position embedding operators for CPUs.
+ *
+ * The same math as the CANN-compatible aclnn face (include/aclnnop/), without its
+ * restrictions: every rotary mode, every dtype pair, any rank and broadcast, any
+ * strides, any head size. Every call validates completely before it writes anything;
+ * a failed call returns a status and leaves a message for ropekit_last_error().
+ *
+ * Numeric model (bit-identical on every ISA and thread count): inputs are widened
+ * exactly to fp32, each output element is fl(fl(a*b) +/- fl(c*d)) with no fused
+ * multiply-add, and the result is rounded to the output type once, to nearest even.
+ */
+#ifndef ROPEKIT_ROPEKIT_H_
+#define ROPEKIT_ROPEKIT_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(_WIN32)
+#define ROPEKIT_API __declspec(dllexport)
+#else
+#define ROPEKIT_API __attribute__((visibility("default")))
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ROPEKIT_VERSION_MAJOR 0
+#define ROPEKIT_VERSION_MINOR 1
+#define ROPEKIT_VERSION_PATCH 0
+#define ROPEKIT_VERSION_NUMBER                                                                     \
+    (ROPEKIT_VERSION_MAJOR * 10000 + ROPEKIT_VERSION_MINOR * 100 + ROPEKIT_VERSION_PATCH)
+
+/* Version of the library actually linked (ROPEKIT_VERSION_NUMBER encoding). */
+ROPEKIT_API unsigned ropekit_version_number(void);
+ROPEKIT_API const char *ropekit_version_string(void);
+
+/* ---- Status codes. Values are pinned: new codes are appended, never renumbered. ---- */
+#define ROPEKIT_STATUS_MAP(X)                                                                      \
+    X(OK, 0, "success")                                                                            \
+    X(NULL_POINTER, 1, "a required pointer is NULL")                                               \
+    X(INVALID_ARGUMENT, 2, "an argument is outside the operator's domain")                         \
+    X(UNSUPPORTED, 3, "the request is valid but this build cannot serve it")                       \
+    X(OUT_OF_RANGE, 4, "a data value (for example a position) is out of range")                    \
+    X(NO_MEMORY, 5, "memory allocation failed")                                                    \
+    X(INTERNAL, 6, "internal error")
+
+#define ROPEKIT_STATUS_ENUM_(name, value, text) ROPEKIT_##name = value,
+typedef enum ropekit_status { ROPEKIT_STATUS_MAP(ROPEKIT_STATUS_ENUM_) } ropekit_status;
+#undef ROPEKIT_STATUS_ENUM_
+
+/* "ROPEKIT_OK", "ROPEKIT_INVALID_ARGUMENT", ...; "ROPEKIT_UNKNOWN_STATUS" otherwise. */
+ROPEKIT_API const char *ropekit_status_name(ropekit_status status);
+/* One-line description of a status code. */
+ROPEKIT_API const char *ropekit_status_text(ropekit_status status);
+/* Message of the most recent failure in the calling thread: "<api>: <param> = <value>:
+ * <rule>". "" when no call has failed in this thread. Never NULL. */
+ROPEKIT_API const char *ropekit_last_error(void);
+
+/* ---- Tensors ---- */
+
+/* Element types. The values equal CANN's aclDataType numbers. */
+typedef enum ropekit_dtype {
+    ROPEKIT_F32 = 0,
+    ROPEKIT_F16 = 1,
+    ROPEKIT_I64 = 9,
+    ROPEKIT_BF16 = 27
+} ropekit_dtype;
+
+/* Size in bytes of one element; 0 for a value that is not a ropekit_dtype. */
+ROPEKIT_API size_t ropekit_dtype_size(ropekit_dtype dtype);
+/* "f32", "f16", "bf16", "i64"; "?" otherwise. */
+ROPEKIT_API const char *ropekit_dtype_name(ropekit_dtype dtype);
+
+#define ROPEKIT_MAX_DIMS 8
+
+/* A strided view of memory. Strides count elements (not bytes) and may be zero
+ * (broadcast) or negative. `data` points at element [0,...,0]. */
+typedef struct ropekit_tensor {
+    void *data;
+    ropekit_dtype dtype;
+    int32_t ndim;
+    int64_t shape[ROPEKIT_MAX_DIMS];
+    int64_t strides[ROPEKIT_MAX_DIMS];
+} ropekit_tensor;
+
+/* Fills a descriptor; strides == NULL means C-contiguous (row-major). ndim outside
+ * [0, ROPEKIT_MAX_DIMS] gives a descriptor with ndim = -1, which every op rejects. */
+ROPEKIT_API ropekit_tensor ropekit_tensor_make(void *data, ropekit_dtype dtype, int32_t ndim,
+                                               const int64_t *shape, const int64_t *strides);
+
+/* ---- Threads ---- */
+
+/* Upper bound on threads used by one operator call. 0 restores the default: the
+ * ROPEKIT_NUM_THREADS environment variable if set, else the number of online CPUs.
+ * Results never depend on the thread count. */
+ROPEKIT_API ropekit_status ropekit_set_num_threads(int threads);
+ROPEKIT_API int ropekit_get_num_threads(void);
+
+/* ---- Instruction sets ----
+ * Kernels are chosen when a plan is made, from what the CPU and OS support, capped
+ * by ROPEKIT_MAX_ISA (scalar, avx2, avx512) or ropekit_set_max_isa. Every ISA gives
+ * bit-identical results. */
+typedef enum ropekit_isa {
+    ROPEKIT_ISA_SCALAR = 0,
+    ROPEKIT_ISA_AVX2 = 1,  /* AVX2 + F16C */
+    ROPEKIT_ISA_AVX512 = 2 /* AVX-512 F/BW/VL (+BF16 where present) */
+} ropekit_isa;
+
+ROPEKIT_API ropekit_isa ropekit_isa_detected(void);
+/* Caps the ISA of plans created afterwards (existing plans keep their kernels). */
+ROPEKIT_API ropekit_status ropekit_set_max_isa(ropekit_isa isa);
+/* min(detected, cap). */
+ROPEKIT_API ropekit_isa ropekit_get_active_isa(void);
+ROPEKIT_API const char *ropekit_isa_name(ropekit_isa isa);
+
+/* ---- Plans: validate and plan once, execute many times ---- */
+
+typedef struct ropekit_plan ropekit_plan;
+
+ROPEKIT_API void ropekit_plan_destroy(ropekit_plan *plan);
+/* Writes a one-line description of the plan (operator, shapes, kernel, threads) into
+ * buf (always NUL-terminated when len > 0). Returns the length it needed. */
+ROPEKIT_API size_t ropekit_plan_describe(const ropekit_plan *plan, char *buf, size_t len);
+
+/* ---- Partial rotary multiply (InplacePartialRotaryMul and its gradient) ----
+ *
+ * x has shape [..., D] (rank 1..8). The slice x[..., start:end) of length L is rotated
+ * in place. cos and sin have identical shapes [..., L], broadcastable to x's leading
+ * dimensions (right-aligned; each dimension equal to x's or 1; missing leading
+ * dimensions count as 1). cos[..., j] and sin[..., j] pair with x[..., start + j].
+ *
+ * Layouts of one rotated vector v[0..L) (h = L/2, q = L/4):
+ *   HALF             pairs (j, j+h)          [x0 x1 | y0 y1]   -> rotate-half, NeoX
+ *   INTERLEAVE       pairs (2i, 2i+1)        [x0 y0 x1 y1]     -> GPT-J, CANN's mode 1
+ *   QUARTER          pairs (j, j+q) and (j+2q, j+3q): two rotate-half blocks
+ *   INTERLEAVE_HALF  input interleaved, output in half layout (DeepSeek); the
+ *                    backward maps half layout back to interleaved.
+ * Forward, for a pair (a, b) at positions (p, r) with partner sign:
+ *   u[p] = a*cos[p] - b*sin[p],  u[r] = b*cos[r] + a*sin[r]
+ * The backward is the exact transpose (the adjoint) of the forward.
+ * start == end, or any empty tensor, is a no-op. L must be even (a multiple of 4 for
+ * QUARTER). */
+typedef enum ropekit_rotary_mode {
+    ROPEKIT_ROTARY_HALF = 0,
+    ROPEKIT_ROTARY_INTERLEAVE = 1,
+    ROPEKIT_ROTARY_QUARTER = 2,
+    ROPEKIT_ROTARY_INTERLEAVE_HALF = 3
+} ropekit_rotary_mode;
+
+typedef enum ropekit_direction { ROPEKIT_FORWARD = 0, ROPEKIT_BACKWARD = 1 } ropekit_direction;
+
+/* Plans the operation for these shapes, strides and dtypes (the data pointers are
+ * ignored). */
+ROPEKIT_API ropekit_status ropekit_partial_rotary_plan_create(
+    const ropekit_tensor *x, const ropekit_tensor *cos, const ropekit_tensor *sin,
+    ropekit_rotary_mode mode, int64_t start, int64_t end, ropekit_direction direction,
+    ropekit_plan **plan);
+
+/* Runs a partial-rotary plan on the given data (laid out as described at planning). */
+ROPEKIT_API ropekit_status ropekit_partial_rotary_execute(const ropekit_plan *plan, void *x,
+                                                          const void *cos, const void *sin);
+
+/* Plan + execute in one call. */
+ROPEKIT_API ropekit_status ropekit_partial_rotary(const ropekit_tensor *x,
+                                                  const ropekit_tensor *cos,
+                                                  const ropekit_tensor *sin,
+                                                  ropekit_rotary_mode mode, int64_t start,
+                                                  int64_t end, ropekit_direction direction);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ROPEKIT_ROPEKIT_H_ */

@@ -1,0 +1,50 @@
+/* aclnnInplacePartialRotaryMul (SPEC §3): CANN's restrictions and codes (column R of
+ * §3.4: every non-null problem is 161002). */
+#include "aclnnop/aclnn_inplace_partial_rotary_mul.h"
+
+#include "aclnn/partial_rotary_common.h"
+
+#define RK_PAIR(x, c) (1u << ((x)*3 + (c)))
+
+static aclnnStatus rk_forward_code(enum rk_pr_rule rule) {
+    switch (rule) {
+    case RK_PR_RULE_NULL:
+    case RK_PR_RULE_DATA_NULL:
+        return ACLNN_ERR_PARAM_NULLPTR;
+    case RK_PR_RULE_NO_MEMORY:
+        return ACLNN_ERR_INNER;
+    default:
+        return ACLNN_ERR_PARAM_INVALID;
+    }
+}
+
+static const struct rk_pr_policy rk_forward_policy = {
+    .api = "aclnnInplacePartialRotaryMulGetWorkspaceSize",
+    .x_name = "xRef",
+    .mode_name = "rotary_mode",
+    .mode_mask = 1u << ROPEKIT_ROTARY_INTERLEAVE,
+    /* (x, cos/sin): (f16,f16) (bf16,bf16) (f32,f32) (f16,f32) (bf16,f32) */
+    .pair_mask = RK_PAIR(RK_KDT_F32, RK_KDT_F32) | RK_PAIR(RK_KDT_F16, RK_KDT_F16) |
+                 RK_PAIR(RK_KDT_BF16, RK_KDT_BF16) | RK_PAIR(RK_KDT_F16, RK_KDT_F32) |
+                 RK_PAIR(RK_KDT_BF16, RK_KDT_F32),
+    .max_d = 1024,
+    .require_rank4 = true,
+    .require_d_even = true,
+    .cs_len_le_d_before_noop = false,
+    .check_data = true,
+};
+
+aclnnStatus aclnnInplacePartialRotaryMulGetWorkspaceSize(
+    const aclTensor *xRef, const aclTensor *cos, const aclTensor *sin, int64_t rotary_mode,
+    const aclIntArray *partialSlice, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    struct rk_aclnn_pr_args args = {xRef,         cos,           sin,     rotary_mode,
+                                    partialSlice, workspaceSize, executor};
+    return rk_aclnn_pr_prepare(&args, &rk_forward_policy, ROPEKIT_FORWARD,
+                               RK_EXEC_PARTIAL_ROTARY_MUL, rk_forward_code);
+}
+
+aclnnStatus aclnnInplacePartialRotaryMul(void *workspace, uint64_t workspaceSize,
+                                         aclOpExecutor *executor, aclrtStream stream) {
+    return rk_executor_launch(workspace, workspaceSize, executor, stream,
+                              RK_EXEC_PARTIAL_ROTARY_MUL, "aclnnInplacePartialRotaryMul");
+}

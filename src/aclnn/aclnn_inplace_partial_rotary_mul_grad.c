@@ -1,0 +1,50 @@
+/* aclnnInplacePartialRotaryMulGrad (SPEC §4): 161001 for nulls, 161002 for dtypes,
+ * 561002 (tiling) for everything else, as CANN's generated API and tiling return. */
+#include "aclnnop/aclnn_inplace_partial_rotary_mul_grad.h"
+
+#include "aclnn/partial_rotary_common.h"
+
+static aclnnStatus rk_grad_code(enum rk_pr_rule rule) {
+    switch (rule) {
+    case RK_PR_RULE_NULL:
+    case RK_PR_RULE_DATA_NULL:
+        return ACLNN_ERR_PARAM_NULLPTR;
+    case RK_PR_RULE_LAYOUT:
+    case RK_PR_RULE_X_DTYPE:
+    case RK_PR_RULE_CS_DTYPE:
+    case RK_PR_RULE_DTYPE_PAIR:
+        return ACLNN_ERR_PARAM_INVALID;
+    case RK_PR_RULE_NO_MEMORY:
+        return ACLNN_ERR_INNER;
+    default:
+        return ACLNN_ERR_INNER_TILING_ERROR;
+    }
+}
+
+static const struct rk_pr_policy rk_grad_policy = {
+    .api = "aclnnInplacePartialRotaryMulGradGetWorkspaceSize",
+    .x_name = "dyRef",
+    .mode_name = "rotaryMode",
+    .mode_mask = 1u << ROPEKIT_ROTARY_INTERLEAVE,
+    .pair_mask = RK_PR_ALL_PAIRS,
+    .max_d = 1024,
+    .require_rank4 = true,
+    .require_d_even = false,
+    .cs_len_le_d_before_noop = true,
+    .check_data = true,
+};
+
+aclnnStatus aclnnInplacePartialRotaryMulGradGetWorkspaceSize(
+    aclTensor *dyRef, const aclTensor *cos, const aclTensor *sin, int64_t rotaryMode,
+    const aclIntArray *partialSlice, uint64_t *workspaceSize, aclOpExecutor **executor) {
+    struct rk_aclnn_pr_args args = {dyRef,        cos,           sin,     rotaryMode,
+                                    partialSlice, workspaceSize, executor};
+    return rk_aclnn_pr_prepare(&args, &rk_grad_policy, ROPEKIT_BACKWARD,
+                               RK_EXEC_PARTIAL_ROTARY_MUL_GRAD, rk_grad_code);
+}
+
+aclnnStatus aclnnInplacePartialRotaryMulGrad(void *workspace, uint64_t workspaceSize,
+                                             aclOpExecutor *executor, aclrtStream stream) {
+    return rk_executor_launch(workspace, workspaceSize, executor, stream,
+                              RK_EXEC_PARTIAL_ROTARY_MUL_GRAD, "aclnnInplacePartialRotaryMulGrad");
+}

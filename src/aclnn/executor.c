@@ -1,0 +1,159 @@
+#include "aclnn/executor.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "runtime/registry.h"
+#include "runtime/stream.h"
+
+static struct rk_registry rk_executors = RK_REGISTRY_INIT;
+
+aclOpExecutor *rk_executor_new(enum rk_exec_op op, const struct rk_exec_io *io,
+                               aclnnStatus (*code_of)(enum rk_pr_rule)) {
+    aclOpExecutor *e = calloc(1, sizeof *e);
+    if (!e || !rk_registry_add(&rk_executors, e, (uint64_t)op)) {
+        free(e);
+        rk_error_set(ROPEKIT_NO_MEMORY, "aclOpExecutor: out of memory");
+        return NULL;
+    }
+    e->op = op;
+    e->io = io;
+    e->code_of = code_of;
+    return e;
+}
+
+void rk_executor_discard(aclOpExecutor *e) {
+    if (e && rk_registry_take(&rk_executors, e, NULL)) free(e);
+}
+
+aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor) {
+    if (!executor) {
+        rk_error_set(ROPEKIT_NULL_POINTER, "aclSetAclOpExecutorRepeatable: executor = NULL");
+        return ACLNN_ERR_INNER_NULLPTR;
+    }
+    if (!rk_registry_find(&rk_executors, executor, NULL)) {
+        rk_error_set(ROPEKIT_INVALID_ARGUMENT,
+                     "aclSetAclOpExecutorRepeatable: executor = %p: unknown or already consumed",
+                     (void *)executor);
+        return ACLNN_ERR_PARAM_INVALID;
+    }
+    executor->repeatable = true;
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor) {
+    if (!executor) {
+        rk_error_set(ROPEKIT_NULL_POINTER, "aclDestroyAclOpExecutor: executor = NULL");
+        return ACLNN_ERR_INNER_NULLPTR;
+    }
+    if (!rk_registry_take(&rk_executors, executor, NULL)) {
+        rk_error_set(ROPEKIT_INVALID_ARGUMENT,
+                     "aclDestroyAclOpExecutor: executor = %p: unknown or already destroyed",
+                     (void *)executor);
+        return ACLNN_ERR_PARAM_INVALID;
+    }
+    free(executor);
+    return ACLNN_SUCCESS;
+}
+
+static aclnnStatus rk_set_addr(aclOpExecutor *executor, size_t index, void *addr, bool output,
+                               const char *api) {
+    if (!executor) {
+        rk_error_set(ROPEKIT_NULL_POINTER, "%s: executor = NULL", api);
+        return ACLNN_ERR_PARAM_NULLPTR;
+    }
+    if (!rk_registry_find(&rk_executors, executor, NULL)) {
+        rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: executor = %p: unknown or already consumed",
+                     api, (void *)executor);
+        return ACLNN_ERR_PARAM_INVALID;
+    }
+    const int *slots = output ? executor->io->output_slot : executor->io->input_slot;
+    int slot = index < RK_EXEC_MAX_ADDR ? slots[index] : -1;
+    if (slot < 0) {
+        rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: index = %zu: the operator has no such %s", api,
+                     index, output ? "output" : "input");
+        return ACLNN_ERR_PARAM_INVALID;
+    }
+    executor->addr[slot] = addr;
+    return ACLNN_SUCCESS;
+}
+
+aclnnStatus aclSetInputTensorAddr(aclOpExecutor *executor, size_t index, aclTensor *tensor,
+                                  void *addr) {
+    (void)tensor; /* the executor keeps its own copy of the layout */
+    return rk_set_addr(executor, index, addr, false, "aclSetInputTensorAddr");
+}
+
+aclnnStatus aclSetOutputTensorAddr(aclOpExecutor *executor, size_t index, aclTensor *tensor,
+                                   void *addr) {
+    (void)tensor;
+    return rk_set_addr(executor, index, addr, true, "aclSetOutputTensorAddr");
+}
+
+/* ---- the queued task ---- */
+
+struct rk_exec_task {
+    aclOpExecutor snapshot; /* plan and addresses as they were at launch */
+    char api[96];
+};
+
+static void rk_exec_task_run(void *arg, struct rk_task_result *result) {
+    struct rk_exec_task *t = arg;
+    const aclOpExecutor *e = &t->snapshot;
+    enum rk_pr_rule rule;
+    ropekit_status st =
+        rk_pr_execute(&e->plan.pr, t->api, e->addr[0], e->addr[1], e->addr[2], &rule);
+    if (st != ROPEKIT_OK) {
+        result->code = st == ROPEKIT_NO_MEMORY ? ACL_ERROR_BAD_ALLOC : ACL_ERROR_RT_FAILURE;
+        snprintf(result->message, sizeof result->message, "%s", rk_error_text());
+    }
+}
+
+aclnnStatus rk_executor_launch(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
+                               aclrtStream stream, enum rk_exec_op op, const char *api) {
+    uint64_t tag = 0;
+    (void)workspace; /* ropekit reports a workspace of 0 bytes for every operator */
+    (void)workspaceSize;
+    if (!executor) {
+        rk_error_set(ROPEKIT_NULL_POINTER, "%s: executor = NULL", api);
+        return ACLNN_ERR_PARAM_NULLPTR;
+    }
+    if (!rk_registry_find(&rk_executors, executor, &tag)) {
+        rk_error_set(ROPEKIT_INVALID_ARGUMENT,
+                     "%s: executor = %p: unknown or already consumed (a non-repeatable executor "
+                     "runs once; see aclSetAclOpExecutorRepeatable)",
+                     api, (void *)executor);
+        return ACLNN_ERR_PARAM_INVALID;
+    }
+    aclnnStatus code = ACLNN_SUCCESS;
+    if (tag != (uint64_t)op) {
+        rk_error_set(ROPEKIT_INVALID_ARGUMENT,
+                     "%s: executor = %p: was made by another operator's GetWorkspaceSize", api,
+                     (void *)executor);
+        code = ACLNN_ERR_PARAM_INVALID;
+    }
+    enum rk_pr_rule rule = RK_PR_RULE_NONE;
+    if (code == ACLNN_SUCCESS &&
+        rk_pr_check_data(&executor->plan.pr, api, executor->addr[0], executor->addr[1],
+                         executor->addr[2], &rule) != ROPEKIT_OK)
+        code = executor->code_of(rule);
+    struct rk_exec_task *task = NULL;
+    if (code == ACLNN_SUCCESS) {
+        task = malloc(sizeof *task);
+        if (!task) {
+            rk_error_set(ROPEKIT_NO_MEMORY, "%s: out of memory", api);
+            code = ACLNN_ERR_INNER;
+        } else {
+            task->snapshot = *executor;
+            snprintf(task->api, sizeof task->api, "%s", api);
+        }
+    }
+    if (!executor->repeatable && tag == (uint64_t)op) rk_executor_discard(executor);
+    if (task && rk_stream_submit(stream, rk_exec_task_run, free, task) != ACL_SUCCESS) {
+        /* the message names the stream problem; submit released the task */
+        code = ACLNN_ERR_PARAM_INVALID;
+    }
+    return code;
+}

@@ -1,0 +1,169 @@
+#include "core/tensor_view.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "core/error.h"
+
+bool rk_mul_i64(int64_t a, int64_t b, int64_t *out) {
+    return !__builtin_mul_overflow(a, b, out);
+}
+bool rk_add_i64(int64_t a, int64_t b, int64_t *out) {
+    return !__builtin_add_overflow(a, b, out);
+}
+
+size_t ropekit_dtype_size(ropekit_dtype dtype) {
+    switch (dtype) {
+    case ROPEKIT_F32:
+        return 4;
+    case ROPEKIT_F16:
+    case ROPEKIT_BF16:
+        return 2;
+    case ROPEKIT_I64:
+        return 8;
+    }
+    return 0;
+}
+
+const char *ropekit_dtype_name(ropekit_dtype dtype) {
+    switch (dtype) {
+    case ROPEKIT_F32:
+        return "f32";
+    case ROPEKIT_F16:
+        return "f16";
+    case ROPEKIT_BF16:
+        return "bf16";
+    case ROPEKIT_I64:
+        return "i64";
+    }
+    return "?";
+}
+
+ropekit_tensor ropekit_tensor_make(void *data, ropekit_dtype dtype, int32_t ndim,
+                                   const int64_t *shape, const int64_t *strides) {
+    ropekit_tensor t = {0};
+    t.data = data;
+    t.dtype = dtype;
+    if (ndim < 0 || ndim > ROPEKIT_MAX_DIMS || (ndim > 0 && shape == NULL)) {
+        t.ndim = -1;
+        return t;
+    }
+    t.ndim = ndim;
+    int64_t step = 1;
+    for (int32_t i = ndim - 1; i >= 0; i--) {
+        t.shape[i] = shape[i];
+        t.strides[i] = strides ? strides[i] : step;
+        if (!strides && shape[i] > 1 && !rk_mul_i64(step, shape[i], &step))
+            step = INT64_MAX; /* caught later by rk_tensor_check_layout */
+    }
+    return t;
+}
+
+const char *rk_shape_str(const ropekit_tensor *t, char *buf, size_t len) {
+    size_t used = 0;
+    if (len == 0) return buf;
+    buf[0] = '\0';
+    if (t->ndim < 0 || t->ndim > ROPEKIT_MAX_DIMS) {
+        snprintf(buf, len, "<rank %d>", (int)t->ndim);
+        return buf;
+    }
+    used += (size_t)snprintf(buf + used, len - used, "[");
+    for (int32_t i = 0; i < t->ndim && used < len; i++)
+        used +=
+            (size_t)snprintf(buf + used, len - used, i ? ",%lld" : "%lld", (long long)t->shape[i]);
+    if (used < len) snprintf(buf + used, len - used, "]");
+    return buf;
+}
+
+ropekit_status rk_tensor_check_layout(const ropekit_tensor *t, const char *api, const char *name) {
+    if (t->ndim < 0 || t->ndim > ROPEKIT_MAX_DIMS)
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: %s rank = %d: must be in [0, %d]", api,
+                            name, (int)t->ndim, ROPEKIT_MAX_DIMS);
+    int64_t numel = 1;
+    int64_t lo = 0, hi = 0;
+    for (int32_t i = 0; i < t->ndim; i++) {
+        if (t->shape[i] < 0)
+            return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: %s shape[%d] = %lld: must be >= 0",
+                                api, name, (int)i, (long long)t->shape[i]);
+        if (!rk_mul_i64(numel, t->shape[i], &numel))
+            return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: %s element count overflows int64",
+                                api, name);
+    }
+    if (numel == 0) return ROPEKIT_OK;
+    int64_t item = (int64_t)ropekit_dtype_size(t->dtype);
+    if (item == 0) item = 1;
+    for (int32_t i = 0; i < t->ndim; i++) {
+        int64_t reach;
+        if (!rk_mul_i64(t->shape[i] - 1, t->strides[i], &reach) ||
+            !rk_mul_i64(reach, item, &reach) ||
+            !rk_add_i64(reach < 0 ? lo : hi, reach, reach < 0 ? &lo : &hi))
+            return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
+                                "%s: %s byte span overflows int64 (stride[%d] = %lld)", api, name,
+                                (int)i, (long long)t->strides[i]);
+    }
+    if (!rk_add_i64(hi, item, &hi))
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: %s byte span overflows int64", api,
+                            name);
+    return ROPEKIT_OK;
+}
+
+int64_t rk_tensor_numel(const ropekit_tensor *t) {
+    int64_t n = 1;
+    for (int32_t i = 0; i < t->ndim; i++)
+        n *= t->shape[i];
+    return n;
+}
+
+struct rk_span rk_tensor_span(const ropekit_tensor *t) {
+    struct rk_span s = {0, 0};
+    if (rk_tensor_numel(t) == 0) return s;
+    int64_t item = (int64_t)ropekit_dtype_size(t->dtype);
+    for (int32_t i = 0; i < t->ndim; i++) {
+        int64_t reach = (t->shape[i] - 1) * t->strides[i] * item;
+        if (reach < 0)
+            s.lo += reach;
+        else
+            s.hi += reach;
+    }
+    s.hi += item;
+    return s;
+}
+
+struct rk_dim {
+    int64_t size;
+    int64_t stride;
+};
+
+static int rk_dim_cmp(const void *a, const void *b) {
+    const struct rk_dim *x = a, *y = b;
+    return (x->stride > y->stride) - (x->stride < y->stride);
+}
+
+bool rk_tensor_self_overlaps(const ropekit_tensor *t) {
+    struct rk_dim dims[ROPEKIT_MAX_DIMS];
+    int n = 0;
+    if (rk_tensor_numel(t) == 0) return false;
+    for (int32_t i = 0; i < t->ndim; i++) {
+        if (t->shape[i] == 1) continue;
+        dims[n].size = t->shape[i];
+        dims[n].stride = t->strides[i] < 0 ? -t->strides[i] : t->strides[i];
+        n++;
+    }
+    qsort(dims, (size_t)n, sizeof dims[0], rk_dim_cmp);
+    int64_t extent = 1; /* elements spanned by the dims seen so far */
+    for (int i = 0; i < n; i++) {
+        if (dims[i].stride < extent) return true;
+        extent = dims[i].stride * (dims[i].size - 1) + extent;
+    }
+    return false;
+}
+
+bool rk_tensors_may_alias(const ropekit_tensor *a, const void *a_data, const ropekit_tensor *b,
+                          const void *b_data) {
+    struct rk_span sa = rk_tensor_span(a), sb = rk_tensor_span(b);
+    if (sa.lo == sa.hi || sb.lo == sb.hi || a_data == NULL || b_data == NULL) return false;
+    intptr_t a0 = (intptr_t)a_data, b0 = (intptr_t)b_data;
+    intptr_t alo = a0 + (intptr_t)sa.lo, ahi = a0 + (intptr_t)sa.hi;
+    intptr_t blo = b0 + (intptr_t)sb.lo, bhi = b0 + (intptr_t)sb.hi;
+    return alo < bhi && blo < ahi;
+}

@@ -1,0 +1,44 @@
+/* Shape and stride arithmetic on ropekit_tensor descriptors: element counts with
+ * overflow checks, the byte span a view touches, and self-overlap detection. */
+#ifndef ROPEKIT_CORE_TENSOR_VIEW_H_
+#define ROPEKIT_CORE_TENSOR_VIEW_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ropekit/ropekit.h"
+
+/* Bytes touched by a view, relative to its data pointer: [lo, hi). Empty views give
+ * lo == hi == 0. */
+struct rk_span {
+    int64_t lo;
+    int64_t hi;
+};
+
+/* Checks rank, non-negative dims and that the element count and the byte span fit
+ * in int64. `api` and `name` go into the error message. */
+ropekit_status rk_tensor_check_layout(const ropekit_tensor *t, const char *api, const char *name);
+
+/* Element count (the caller has run rk_tensor_check_layout). */
+int64_t rk_tensor_numel(const ropekit_tensor *t);
+
+struct rk_span rk_tensor_span(const ropekit_tensor *t);
+
+/* True when two distinct indices of the view may address the same element. The test
+ * is the usual sufficient condition (dims sorted by |stride|, each stride at least
+ * the extent of the smaller ones), so a few exotic non-overlapping layouts are
+ * reported as overlapping. Size-1 dims are ignored. */
+bool rk_tensor_self_overlaps(const ropekit_tensor *t);
+
+/* True when the byte spans of two views (with their data pointers) intersect. */
+bool rk_tensors_may_alias(const ropekit_tensor *a, const void *a_data, const ropekit_tensor *b,
+                          const void *b_data);
+
+/* "[2,4,8,128]" into buf. */
+const char *rk_shape_str(const ropekit_tensor *t, char *buf, size_t len);
+
+/* Multiply / add with overflow detection (false on overflow). */
+bool rk_mul_i64(int64_t a, int64_t b, int64_t *out);
+bool rk_add_i64(int64_t a, int64_t b, int64_t *out);
+
+#endif /* ROPEKIT_CORE_TENSOR_VIEW_H_ */

@@ -1,0 +1,60 @@
+/* Row kernels of the partial-rotary family: one call rotates `rows` vectors of
+ * length `len` in place.
+ *
+ * Layout of one vector v[0..len) per mode (h = len/2, q = len/4), pairs (p, r):
+ *   half             [a0 a1 .. | b0 b1 ..]            p = j,  r = j + h
+ *   interleave       [a0 b0 a1 b1 ..]                 p = 2i, r = 2i + 1
+ *   quarter          [a .. | b .. | a' .. | b' ..]    p = j,  r = j + q  (and +2q)
+ *   interleave-half  forward reads [a0 b0 a1 b1 ..] and writes [a0' a1' .. | b0' b1' ..];
+ *                    backward reads the half layout and writes the interleaved one.
+ * cos/sin are indexed like the half layout's positions (the output for forward
+ * interleave-half, the input for its backward). Pair arithmetic: SPEC §3.3 / §4.2. */
+#ifndef ROPEKIT_KERNELS_ROT_KERNEL_H_
+#define ROPEKIT_KERNELS_ROT_KERNEL_H_
+
+#include <stdint.h>
+
+struct rk_rot_rows {
+    char *x; /* element `start` of the first row */
+    const char *cos;
+    const char *sin;
+    int64_t rows;
+    int64_t len;
+    int64_t x_row, c_row, s_row; /* bytes between consecutive rows (0 = broadcast) */
+    int64_t x_col, c_col, s_col; /* bytes between consecutive elements of a row */
+    float *scratch;              /* >= len floats; used by interleave-half only */
+};
+
+typedef void (*rk_rot_fn)(const struct rk_rot_rows *args);
+
+/* Dtype indices of the kernel tables. */
+enum rk_kdtype { RK_KDT_F32 = 0, RK_KDT_F16 = 1, RK_KDT_BF16 = 2, RK_KDT_COUNT = 3 };
+
+#define RK_ROT_MODE_COUNT 4
+#define RK_DIRECTION_COUNT 2
+
+/* X-macro of every (x dtype, cos/sin dtype) pair; kernels, tables and tests expand it.
+ * `m` is passed through as the first argument of X. */
+#define RK_DTYPE_PAIRS(X, m)                                                                       \
+    X(m, f32, f32)                                                                                 \
+    X(m, f32, f16)                                                                                 \
+    X(m, f32, bf16)                                                                                \
+    X(m, f16, f32)                                                                                 \
+    X(m, f16, f16)                                                                                 \
+    X(m, f16, bf16)                                                                                \
+    X(m, bf16, f32)                                                                                \
+    X(m, bf16, f16)                                                                                \
+    X(m, bf16, bf16)
+
+#define RK_ROT_MODES(X)                                                                            \
+    X(half, 0)                                                                                     \
+    X(interleave, 1)                                                                               \
+    X(quarter, 2)                                                                                  \
+    X(ihalf, 3)
+
+/* One table per ISA: [mode][direction][x dtype][cos/sin dtype]; NULL = not provided. */
+typedef rk_rot_fn rk_rot_table[RK_ROT_MODE_COUNT][RK_DIRECTION_COUNT][RK_KDT_COUNT][RK_KDT_COUNT];
+
+extern const rk_rot_table rk_rot_table_scalar;
+
+#endif /* ROPEKIT_KERNELS_ROT_KERNEL_H_ */

@@ -1,0 +1,101 @@
+/* Generic scalar row loop of the partial-rotary kernels. Each rot_<mode>_scalar.c
+ * instantiates it with constant mode, direction and dtypes, so every variant compiles
+ * to a specialised loop. The scalar kernels accept any element stride; they are the
+ * oracle the SIMD kernels are tested against. */
+#ifndef ROPEKIT_KERNELS_ROT_SCALAR_IMPL_H_
+#define ROPEKIT_KERNELS_ROT_SCALAR_IMPL_H_
+
+#include "kernels/scalar_elem.h"
+
+#define RK_DT_f32 RK_KDT_F32
+#define RK_DT_f16 RK_KDT_F16
+#define RK_DT_bf16 RK_KDT_BF16
+
+/* Rotates the pair at positions (p, r), reading and writing x in place. */
+static inline __attribute__((always_inline)) void
+rk_rot_pair_inplace(const struct rk_rot_rows *a, char *x, const char *c, const char *s, int64_t p,
+                    int64_t r, int backward, enum rk_kdtype xdt, enum rk_kdtype cdt) {
+    float va = rk_load_elem(x + p * a->x_col, xdt);
+    float vb = rk_load_elem(x + r * a->x_col, xdt);
+    float cp = rk_load_elem(c + p * a->c_col, cdt), sp = rk_load_elem(s + p * a->s_col, cdt);
+    float cr = rk_load_elem(c + r * a->c_col, cdt), sr = rk_load_elem(s + r * a->s_col, cdt);
+    float oa, ob;
+    if (backward)
+        rk_pair_backward(va, vb, cp, sp, cr, sr, &oa, &ob);
+    else
+        rk_pair_forward(va, vb, cp, sp, cr, sr, &oa, &ob);
+    rk_store_elem(x + p * a->x_col, oa, xdt);
+    rk_store_elem(x + r * a->x_col, ob, xdt);
+}
+
+/* Modes whose pairs are local (half, interleave, quarter): each pair is read fully
+ * before it is written, so in-place needs no scratch. mode: 0 half, 1 interleave,
+ * 2 quarter. */
+static inline __attribute__((always_inline)) void rk_rot_rows_pairs(const struct rk_rot_rows *a,
+                                                                    int mode, int backward,
+                                                                    enum rk_kdtype xdt,
+                                                                    enum rk_kdtype cdt) {
+    const int64_t h = a->len / 2, q = a->len / 4;
+    for (int64_t row = 0; row < a->rows; row++) {
+        char *x = a->x + row * a->x_row;
+        const char *c = a->cos + row * a->c_row;
+        const char *s = a->sin + row * a->s_row;
+        if (mode == 0) {
+            for (int64_t j = 0; j < h; j++)
+                rk_rot_pair_inplace(a, x, c, s, j, j + h, backward, xdt, cdt);
+        } else if (mode == 1) {
+            for (int64_t i = 0; i < h; i++)
+                rk_rot_pair_inplace(a, x, c, s, 2 * i, 2 * i + 1, backward, xdt, cdt);
+        } else {
+            for (int64_t j = 0; j < q; j++)
+                rk_rot_pair_inplace(a, x, c, s, j, j + q, backward, xdt, cdt);
+            for (int64_t j = 2 * q; j < 3 * q; j++)
+                rk_rot_pair_inplace(a, x, c, s, j, j + q, backward, xdt, cdt);
+        }
+    }
+}
+
+/* Interleave-half moves elements between layouts, so each row is first widened into
+ * scratch (exact) and then written. Forward: interleaved in, half layout out;
+ * backward: half layout in, interleaved out. */
+static inline __attribute__((always_inline)) void rk_rot_rows_ihalf(const struct rk_rot_rows *a,
+                                                                    int backward,
+                                                                    enum rk_kdtype xdt,
+                                                                    enum rk_kdtype cdt) {
+    const int64_t h = a->len / 2;
+    float *v = a->scratch;
+    for (int64_t row = 0; row < a->rows; row++) {
+        char *x = a->x + row * a->x_row;
+        const char *c = a->cos + row * a->c_row;
+        const char *s = a->sin + row * a->s_row;
+        for (int64_t k = 0; k < a->len; k++)
+            v[k] = rk_load_elem(x + k * a->x_col, xdt);
+        for (int64_t j = 0; j < h; j++) {
+            float cp = rk_load_elem(c + j * a->c_col, cdt),
+                  sp = rk_load_elem(s + j * a->s_col, cdt);
+            float cr = rk_load_elem(c + (j + h) * a->c_col, cdt);
+            float sr = rk_load_elem(s + (j + h) * a->s_col, cdt);
+            float oa, ob;
+            if (backward) {
+                rk_pair_backward(v[j], v[j + h], cp, sp, cr, sr, &oa, &ob);
+                rk_store_elem(x + 2 * j * a->x_col, oa, xdt);
+                rk_store_elem(x + (2 * j + 1) * a->x_col, ob, xdt);
+            } else {
+                rk_pair_forward(v[2 * j], v[2 * j + 1], cp, sp, cr, sr, &oa, &ob);
+                rk_store_elem(x + j * a->x_col, oa, xdt);
+                rk_store_elem(x + (j + h) * a->x_col, ob, xdt);
+            }
+        }
+    }
+}
+
+/* Defines rk_rot_<mode>_{fwd,bwd}_<x><cs>__scalar for one dtype pair. */
+#define RK_DEFINE_PAIR_KERNELS(mode_name, mode_id, xd, cd)                                         \
+    void rk_rot_##mode_name##_fwd_##xd##cd##__scalar(const struct rk_rot_rows *a) {                \
+        rk_rot_rows_pairs(a, mode_id, 0, RK_DT_##xd, RK_DT_##cd);                                  \
+    }                                                                                              \
+    void rk_rot_##mode_name##_bwd_##xd##cd##__scalar(const struct rk_rot_rows *a) {                \
+        rk_rot_rows_pairs(a, mode_id, 1, RK_DT_##xd, RK_DT_##cd);                                  \
+    }
+
+#endif /* ROPEKIT_KERNELS_ROT_SCALAR_IMPL_H_ */

@@ -1,0 +1,65 @@
+/* Per-element helpers shared by the scalar kernels: load/store by dtype (widening
+ * exactly, narrowing with RNE) and the two pair formulas of SPEC §1. Each product is
+ * its own rounded fp32 multiply and each output one add or subtract; the build uses
+ * -ffp-contract=off so no FMA is formed. */
+#ifndef ROPEKIT_KERNELS_SCALAR_ELEM_H_
+#define ROPEKIT_KERNELS_SCALAR_ELEM_H_
+
+#include <stdint.h>
+#include <string.h>
+
+#include "core/dtype_convert.h"
+#include "kernels/rot_kernel.h"
+
+static inline float rk_load_elem(const char *p, enum rk_kdtype dt) {
+    uint16_t h;
+    float f;
+    switch (dt) {
+    case RK_KDT_F16:
+        memcpy(&h, p, 2);
+        return rk_f16_to_f32(h);
+    case RK_KDT_BF16:
+        memcpy(&h, p, 2);
+        return rk_bf16_to_f32(h);
+    default:
+        memcpy(&f, p, 4);
+        return f;
+    }
+}
+
+static inline void rk_store_elem(char *p, float v, enum rk_kdtype dt) {
+    uint16_t h;
+    switch (dt) {
+    case RK_KDT_F16:
+        h = rk_f32_to_f16(v);
+        memcpy(p, &h, 2);
+        break;
+    case RK_KDT_BF16:
+        h = rk_f32_to_bf16(v);
+        memcpy(p, &h, 2);
+        break;
+    default:
+        memcpy(p, &v, 4);
+        break;
+    }
+}
+
+/* Forward: [oa; ob] = [[cp, -sp], [sr, cr]] [a; b]. */
+static inline void rk_pair_forward(float a, float b, float cp, float sp, float cr, float sr,
+                                   float *oa, float *ob) {
+    float ac = a * cp, bs = b * sp;
+    float bc = b * cr, as = a * sr;
+    *oa = ac - bs;
+    *ob = bc + as;
+}
+
+/* Backward (transpose of the forward): [oa; ob] = [[cp, sr], [-sp, cr]] [a; b]. */
+static inline void rk_pair_backward(float a, float b, float cp, float sp, float cr, float sr,
+                                    float *oa, float *ob) {
+    float ac = a * cp, bs = b * sr;
+    float bc = b * cr, as = a * sp;
+    *oa = ac + bs;
+    *ob = bc - as;
+}
+
+#endif /* ROPEKIT_KERNELS_SCALAR_ELEM_H_ */

@@ -1,0 +1,242 @@
+/* Partial rotary multiply: plan (the CPU "tiling") and run. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/parallel.h"
+#include "core/tensor_view.h"
+#include "kernels/dispatch.h"
+#include "ops/partial_rotary_internal.h"
+
+/* Rows of up to this many elements use a stack scratch in interleave-half mode. */
+#define RK_PR_STACK_SCRATCH 4096
+/* A task moves at least this many bytes, so small calls stay on one thread. */
+#define RK_PR_MIN_TASK_BYTES (64 * 1024)
+
+const char *rk_rotary_mode_name(int mode) {
+    switch (mode) {
+    case ROPEKIT_ROTARY_HALF:
+        return "half";
+    case ROPEKIT_ROTARY_INTERLEAVE:
+        return "interleave";
+    case ROPEKIT_ROTARY_QUARTER:
+        return "quarter";
+    case ROPEKIT_ROTARY_INTERLEAVE_HALF:
+        return "interleave-half";
+    }
+    return "?";
+}
+
+static void rk_span_store(int64_t out[2], const ropekit_tensor *t) {
+    struct rk_span s = rk_tensor_span(t);
+    out[0] = s.lo;
+    out[1] = s.hi;
+}
+
+/* Leading dims of x with their byte steps; cos/sin broadcast right-aligned (step 0
+ * where their dim is 1 or absent). Size-1 dims are dropped and dims that walk memory
+ * as one are merged, so the kernel sees the longest possible row runs. */
+static void rk_pr_collapse(struct rk_pr_plan *pl, const ropekit_tensor *x, const ropekit_tensor *c,
+                           const ropekit_tensor *s) {
+    const int64_t xs = (int64_t)ropekit_dtype_size(x->dtype);
+    const int64_t cs = (int64_t)ropekit_dtype_size(c->dtype);
+    const int32_t lead_x = x->ndim - 1, lead_c = c->ndim - 1;
+    int n = 0;
+    for (int32_t k = 0; k < lead_x; k++) {
+        int64_t ext = x->shape[k];
+        if (ext == 1) continue;
+        int32_t kc = k - (lead_x - lead_c);
+        bool has_c = kc >= 0 && c->shape[kc] != 1;
+        int64_t xst = x->strides[k] * xs;
+        int64_t cst = has_c ? c->strides[kc] * cs : 0;
+        int64_t sst = has_c ? s->strides[kc] * cs : 0;
+        if (n > 0 && pl->x_step[n - 1] == xst * ext && pl->c_step[n - 1] == cst * ext &&
+            pl->s_step[n - 1] == sst * ext) {
+            pl->extent[n - 1] *= ext;
+            pl->x_step[n - 1] = xst;
+            pl->c_step[n - 1] = cst;
+            pl->s_step[n - 1] = sst;
+            continue;
+        }
+        pl->extent[n] = ext;
+        pl->x_step[n] = xst;
+        pl->c_step[n] = cst;
+        pl->s_step[n] = sst;
+        n++;
+    }
+    if (n == 0) { /* a single row */
+        pl->extent[0] = 1;
+        pl->x_step[0] = pl->c_step[0] = pl->s_step[0] = 0;
+        n = 1;
+    }
+    pl->nlead = n;
+}
+
+ropekit_status rk_pr_plan_make(const struct rk_pr_problem *p, const struct rk_pr_policy *pol,
+                               struct rk_pr_plan *pl, enum rk_pr_rule *rule) {
+    struct rk_pr_checked chk;
+    memset(pl, 0, sizeof *pl);
+    ropekit_status st = rk_pr_validate(p, pol, &chk, rule);
+    if (st != ROPEKIT_OK) return st;
+    const ropekit_tensor *x = p->x, *c = p->cos, *s = p->sin;
+    pl->mode = (int)p->mode;
+    pl->direction = p->direction;
+    pl->x_dtype = x->dtype;
+    pl->cs_dtype = c->dtype;
+    pl->len = chk.len;
+    rk_shape_str(x, pl->x_shape, sizeof pl->x_shape);
+    rk_shape_str(c, pl->cs_shape, sizeof pl->cs_shape);
+    pl->noop = chk.noop;
+    if (pl->noop) return ROPEKIT_OK;
+
+    const int64_t xs = (int64_t)ropekit_dtype_size(x->dtype);
+    const int64_t cs = (int64_t)ropekit_dtype_size(c->dtype);
+    pl->x_col = x->strides[x->ndim - 1] * xs;
+    pl->c_col = c->strides[c->ndim - 1] * cs;
+    pl->s_col = s->strides[s->ndim - 1] * cs;
+    pl->x_offset = chk.start * pl->x_col;
+    rk_pr_collapse(pl, x, c, s);
+    pl->rows = 1;
+    for (int i = 0; i < pl->nlead; i++)
+        pl->rows *= pl->extent[i];
+
+    bool unit = pl->x_col == xs && pl->c_col == cs && pl->s_col == cs;
+    struct rk_rot_kernel k = rk_rot_kernel_pick(pl->mode, pl->direction, x->dtype, c->dtype, unit);
+    if (!k.fn) {
+        *rule = RK_PR_RULE_MODE;
+        return rk_error_set(ROPEKIT_INTERNAL, "%s: no kernel for mode %d", pol->api, pl->mode);
+    }
+    pl->kernel = k.fn;
+    pl->isa = k.isa;
+
+    struct rk_split split = rk_split_work(pl->rows, pl->len * 2 * (xs + cs), RK_PR_MIN_TASK_BYTES);
+    pl->tasks = split.tasks;
+    pl->rows_per_task = split.items_per_task;
+    pl->threads = split.threads;
+    rk_span_store(pl->x_span, x);
+    rk_span_store(pl->c_span, c);
+    rk_span_store(pl->s_span, s);
+    return ROPEKIT_OK;
+}
+
+struct rk_pr_run {
+    const struct rk_pr_plan *plan;
+    char *x;
+    const char *cos;
+    const char *sin;
+    float *heap_scratch; /* tasks * len floats, for long interleave-half rows */
+};
+
+static void rk_pr_task(void *ctx, int64_t task) {
+    const struct rk_pr_run *run = ctx;
+    const struct rk_pr_plan *pl = run->plan;
+    float stack_scratch[RK_PR_STACK_SCRATCH]; /* interleave-half only; never initialised */
+    int64_t r = task * pl->rows_per_task;
+    int64_t r_end = r + pl->rows_per_task < pl->rows ? r + pl->rows_per_task : pl->rows;
+    const int inner = pl->nlead - 1;
+    int64_t idx[RK_PR_MAX_LEAD];
+    int64_t rem = r;
+    for (int d = inner; d >= 0; d--) {
+        idx[d] = rem % pl->extent[d];
+        rem /= pl->extent[d];
+    }
+    struct rk_rot_rows args = {
+        .len = pl->len,
+        .x_row = pl->x_step[inner],
+        .c_row = pl->c_step[inner],
+        .s_row = pl->s_step[inner],
+        .x_col = pl->x_col,
+        .c_col = pl->c_col,
+        .s_col = pl->s_col,
+        .scratch = run->heap_scratch ? run->heap_scratch + task * pl->len : stack_scratch,
+    };
+    while (r < r_end) {
+        int64_t xo = pl->x_offset, co = 0, so = 0;
+        for (int d = 0; d <= inner; d++) {
+            xo += idx[d] * pl->x_step[d];
+            co += idx[d] * pl->c_step[d];
+            so += idx[d] * pl->s_step[d];
+        }
+        int64_t n = pl->extent[inner] - idx[inner];
+        if (n > r_end - r) n = r_end - r;
+        args.x = run->x + xo;
+        args.cos = run->cos + co;
+        args.sin = run->sin + so;
+        args.rows = n;
+        pl->kernel(&args);
+        r += n;
+        idx[inner] += n;
+        for (int d = inner; d > 0 && idx[d] == pl->extent[d]; d--) {
+            idx[d] = 0;
+            idx[d - 1]++;
+        }
+    }
+}
+
+static bool rk_spans_intersect(const void *a, const int64_t sa[2], const void *b,
+                               const int64_t sb[2]) {
+    intptr_t alo = (intptr_t)a + (intptr_t)sa[0], ahi = (intptr_t)a + (intptr_t)sa[1];
+    intptr_t blo = (intptr_t)b + (intptr_t)sb[0], bhi = (intptr_t)b + (intptr_t)sb[1];
+    return alo < bhi && blo < ahi;
+}
+
+ropekit_status rk_pr_check_data(const struct rk_pr_plan *pl, const char *api, const void *x,
+                                const void *cos, const void *sin, enum rk_pr_rule *rule) {
+    *rule = RK_PR_RULE_NONE;
+    if (pl->noop) return ROPEKIT_OK;
+    if (!x || !cos || !sin) {
+        *rule = RK_PR_RULE_DATA_NULL;
+        return rk_error_set(ROPEKIT_NULL_POINTER, "%s: %s data = NULL: required", api,
+                            !x     ? "x"
+                            : !cos ? "cos"
+                                   : "sin");
+    }
+    bool on_cos = rk_spans_intersect(x, pl->x_span, cos, pl->c_span);
+    if (on_cos || rk_spans_intersect(x, pl->x_span, sin, pl->s_span)) {
+        *rule = RK_PR_RULE_OVERLAP;
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
+                            "%s: x memory overlaps %s: the rotated tensor must not share memory "
+                            "with its coefficients",
+                            api, on_cos ? "cos" : "sin");
+    }
+    return ROPEKIT_OK;
+}
+
+ropekit_status rk_pr_execute(const struct rk_pr_plan *pl, const char *api, void *x, const void *cos,
+                             const void *sin, enum rk_pr_rule *rule) {
+    ropekit_status st = rk_pr_check_data(pl, api, x, cos, sin, rule);
+    if (st != ROPEKIT_OK || pl->noop) return st;
+    struct rk_pr_run run = {pl, x, cos, sin, NULL};
+    if (pl->mode == ROPEKIT_ROTARY_INTERLEAVE_HALF && pl->len > RK_PR_STACK_SCRATCH) {
+        run.heap_scratch = malloc((size_t)(pl->tasks * pl->len) * sizeof(float));
+        if (!run.heap_scratch) {
+            *rule = RK_PR_RULE_NO_MEMORY;
+            return rk_error_set(ROPEKIT_NO_MEMORY, "%s: scratch of %lld floats: out of memory", api,
+                                (long long)(pl->tasks * pl->len));
+        }
+    }
+    rk_parallel_for(pl->tasks, pl->threads, rk_pr_task, &run);
+    free(run.heap_scratch);
+    return ROPEKIT_OK;
+}
+
+size_t rk_pr_describe(const struct rk_pr_plan *pl, char *buf, size_t len) {
+    int n;
+    if (pl->noop)
+        n = snprintf(buf, len, "partial_rotary %s mode=%s x=%s%s cos/sin=%s%s: no-op",
+                     pl->direction ? "backward" : "forward", rk_rotary_mode_name(pl->mode),
+                     ropekit_dtype_name(pl->x_dtype), pl->x_shape, ropekit_dtype_name(pl->cs_dtype),
+                     pl->cs_shape);
+    else
+        n = snprintf(buf, len,
+                     "partial_rotary %s mode=%s x=%s%s cos/sin=%s%s len=%lld rows=%lld "
+                     "kernel=%s%s tasks=%lld threads=%d",
+                     pl->direction ? "backward" : "forward", rk_rotary_mode_name(pl->mode),
+                     ropekit_dtype_name(pl->x_dtype), pl->x_shape, ropekit_dtype_name(pl->cs_dtype),
+                     pl->cs_shape, (long long)pl->len, (long long)pl->rows,
+                     ropekit_isa_name(pl->isa),
+                     pl->x_col == (int64_t)ropekit_dtype_size(pl->x_dtype) ? "" : "(strided)",
+                     (long long)pl->tasks, pl->threads);
+    return n < 0 ? 0 : (size_t)n;
+}

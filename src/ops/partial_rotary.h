@@ -1,0 +1,108 @@
+/* Partial rotary multiply (InplacePartialRotaryMul forward and gradient):
+ * validate -> plan -> run. Both faces call this one validator; a policy switches
+ * the aclnn face's extra restrictions on, and a failure names the rule it broke so
+ * the aclnn layer can map it to CANN's code (SPEC §3.4, §4.3). */
+#ifndef ROPEKIT_OPS_PARTIAL_ROTARY_H_
+#define ROPEKIT_OPS_PARTIAL_ROTARY_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "kernels/rot_kernel.h"
+#include "ropekit/ropekit.h"
+
+/* Validation rules, in the order they are checked. */
+enum rk_pr_rule {
+    RK_PR_RULE_NONE = 0,
+    RK_PR_RULE_NULL,             /* a tensor descriptor is NULL */
+    RK_PR_RULE_LAYOUT,           /* bad rank, negative dim or size overflow */
+    RK_PR_RULE_DATA_NULL,        /* non-empty tensor without data (when data is checked) */
+    RK_PR_RULE_X_DTYPE,          /* x dtype not f32/f16/bf16 */
+    RK_PR_RULE_CS_DTYPE,         /* cos dtype not a float type, or sin dtype != cos dtype */
+    RK_PR_RULE_DTYPE_PAIR,       /* (x, cos) combination not allowed by the policy */
+    RK_PR_RULE_RANK,             /* rank rules (aclnn: all 4-D) */
+    RK_PR_RULE_CS_SHAPE,         /* cos.shape != sin.shape */
+    RK_PR_RULE_MODE,             /* rotary mode not allowed */
+    RK_PR_RULE_SLICE_SIZE,       /* partialSlice has neither 0 nor 2 values */
+    RK_PR_RULE_SLICE_RANGE,      /* not 0 <= start <= end <= D */
+    RK_PR_RULE_CS_LEN_EXCEEDS_D, /* cos last dim > D (gradient checks this before no-op) */
+    RK_PR_RULE_MAX_D,            /* D above the policy's bound */
+    RK_PR_RULE_D_EVEN,           /* D odd (aclnn forward) */
+    RK_PR_RULE_L_MULTIPLE,       /* L odd (quarter: not a multiple of 4) */
+    RK_PR_RULE_CS_LEN,           /* cos last dim != L */
+    RK_PR_RULE_BROADCAST,        /* a cos/sin leading dim neither 1 nor x's */
+    RK_PR_RULE_OVERLAP,          /* x overlaps itself, or cos/sin */
+    RK_PR_RULE_NO_MEMORY
+};
+
+struct rk_pr_policy {
+    const char *api;       /* function name for messages */
+    const char *x_name;    /* "x", "xRef", "dyRef" */
+    const char *mode_name; /* "mode", "rotary_mode", "rotaryMode" */
+    unsigned mode_mask;    /* bit m: ropekit_rotary_mode m allowed */
+    unsigned pair_mask;    /* bit (x_kdtype * 3 + cs_kdtype): dtype pair allowed */
+    int64_t max_d;         /* 0: unbounded */
+    bool require_rank4;    /* x, cos, sin all 4-D (else: 1 <= rank(cos) <= rank(x)) */
+    bool require_d_even;
+    bool cs_len_le_d_before_noop;
+    bool check_data; /* data pointers are known now: check them and aliasing */
+};
+
+#define RK_PR_ALL_MODES 0xfu
+#define RK_PR_ALL_PAIRS 0x1ffu
+
+struct rk_pr_problem {
+    const ropekit_tensor *x;
+    const ropekit_tensor *cos;
+    const ropekit_tensor *sin;
+    int64_t mode;
+    int direction;        /* ropekit_direction */
+    const int64_t *slice; /* NULL: not given (means [0, 0]) */
+    uint64_t slice_len;   /* 0 also means [0, 0] */
+};
+
+#define RK_PR_MAX_LEAD (ROPEKIT_MAX_DIMS - 1)
+
+/* Everything execution needs, decided once. Plain data: copyable, no pointers it
+ * does not own except the static kernel. */
+struct rk_pr_plan {
+    bool noop;
+    int mode;
+    int direction;
+    ropekit_dtype x_dtype;
+    ropekit_dtype cs_dtype;
+    int64_t len;
+    int64_t x_offset; /* bytes from x data to element `start` of row 0 */
+    int nlead;        /* collapsed leading dims; the last one is the kernel's row run */
+    int64_t extent[RK_PR_MAX_LEAD];
+    int64_t x_step[RK_PR_MAX_LEAD], c_step[RK_PR_MAX_LEAD], s_step[RK_PR_MAX_LEAD]; /* bytes */
+    int64_t x_col, c_col, s_col;                                                    /* bytes */
+    int64_t rows;
+    int64_t rows_per_task;
+    int64_t tasks;
+    int threads;
+    rk_rot_fn kernel;
+    ropekit_isa isa;
+    int64_t x_span[2], c_span[2], s_span[2]; /* byte spans for alias checks */
+    char x_shape[96];
+    char cs_shape[96];
+};
+
+ropekit_status rk_pr_plan_make(const struct rk_pr_problem *problem,
+                               const struct rk_pr_policy *policy, struct rk_pr_plan *plan,
+                               enum rk_pr_rule *rule);
+
+/* The data checks execution makes (non-NULL data, x not overlapping cos/sin). */
+ropekit_status rk_pr_check_data(const struct rk_pr_plan *plan, const char *api, const void *x,
+                                const void *cos, const void *sin, enum rk_pr_rule *rule);
+
+/* Checks data pointers and aliasing, then runs. `api` names the caller in messages.
+ * On failure nothing is written. */
+ropekit_status rk_pr_execute(const struct rk_pr_plan *plan, const char *api, void *x,
+                             const void *cos, const void *sin, enum rk_pr_rule *rule);
+
+size_t rk_pr_describe(const struct rk_pr_plan *plan, char *buf, size_t len);
+
+const char *rk_rotary_mode_name(int mode);
+
+#endif /* ROPEKIT_OPS_PARTIAL_ROTARY_H_ */
