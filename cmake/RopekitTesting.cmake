@@ -1,0 +1,37 @@
+# Test dependencies: cmocka (C tests) and a Python 3 with numpy and pytest (conformance
+# against the float64 reference). Debian: libcmocka-dev python3-numpy python3-pytest.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
+
+# Prefer the system interpreter (where Debian's python3-numpy lives), then PATH.
+set(ROPEKIT_PYTHON "" CACHE FILEPATH "Python 3 with numpy and pytest for the conformance tests")
+if(NOT ROPEKIT_PYTHON)
+  find_program(_rk_py_path NAMES python3 NO_CACHE)
+  foreach(candidate /usr/bin/python3 ${_rk_py_path})
+    if(EXISTS ${candidate})
+      execute_process(COMMAND ${candidate} -c "import numpy, pytest"
+                      RESULT_VARIABLE _rk_py_rc OUTPUT_QUIET ERROR_QUIET)
+      if(_rk_py_rc EQUAL 0)
+        set(ROPEKIT_PYTHON ${candidate} CACHE FILEPATH "" FORCE)
+        break()
+      endif()
+    endif()
+  endforeach()
+endif()
+if(NOT ROPEKIT_PYTHON)
+  message(FATAL_ERROR "No Python 3 with numpy and pytest found "
+                      "(apt-get install -y python3-numpy python3-pytest)")
+endif()
+message(STATUS "ropekit tests use Python: ${ROPEKIT_PYTHON}")
+
+# ropekit_add_c_test(<name> LABEL <label> SOURCES <files...> [LIBS <libs...>])
+# Builds one cmocka test program and registers it with CTest.
+function(ropekit_add_c_test name)
+  cmake_parse_arguments(T "" "LABEL" "SOURCES;LIBS" ${ARGN})
+  add_executable(${name} ${T_SOURCES})
+  target_link_libraries(${name} PRIVATE ropekit_shared PkgConfig::CMOCKA ${T_LIBS})
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests)
+  target_compile_options(${name} PRIVATE ${ROPEKIT_WARNINGS} ${ROPEKIT_NUMERIC_FLAGS})
+  add_test(NAME ${name} COMMAND ${name})
+  set_tests_properties(${name} PROPERTIES LABELS "${T_LABEL}")
+endfunction()
