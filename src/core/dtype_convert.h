@@ -36,8 +36,8 @@ static inline float rk_f16_to_f32(uint16_t h) {
     uint32_t sign = (uint32_t)(h & 0x8000u) << 16;
     uint32_t exp = (h >> 10) & 0x1fu;
     uint32_t man = h & 0x3ffu;
-    if (exp == 0x1fu) /* inf or NaN: payload moves to the top of the fp32 mantissa */
-        return rk_f32_from_bits(sign | 0x7f800000u | (man << 13));
+    if (exp == 0x1fu) /* inf, or NaN: quieted, payload at the top (as F16C does) */
+        return rk_f32_from_bits(sign | 0x7f800000u | (man << 13) | (man ? 0x400000u : 0u));
     if (exp != 0) return rk_f32_from_bits(sign | ((exp + 112u) << 23) | (man << 13));
     if (man == 0) return rk_f32_from_bits(sign);
     /* subnormal: value = man * 2^-24, exactly representable in fp32 */

@@ -1,0 +1,181 @@
+/* Every partial-rotary kernel the CPU can run is bit-identical to the scalar kernel
+ * (the oracle), for every mode, direction and dtype pair, on ragged lengths, several
+ * rows, broadcast cos/sin rows and in-place data with NaN/inf/subnormal values. The
+ * strided scalar path equals the contiguous one. ISAs the CPU lacks are skipped. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/dtype_convert.h"
+#include "kernels/dispatch.h"
+
+static const ropekit_dtype dtypes[3] = {ROPEKIT_F32, ROPEKIT_F16, ROPEKIT_BF16};
+
+static uint64_t rng = 0x243f6a8885a308d3ull;
+static uint32_t next32(void) {
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 11);
+}
+
+static float random_value(void) {
+    uint32_t r = next32() % 64;
+    if (r == 0) return rk_f32_from_bits(0x7fc00000u | (next32() & 0x3fffffu)); /* NaN */
+    if (r == 1) return (next32() & 1) ? 1.0f / 0.0f : -1.0f / 0.0f;
+    if (r == 2) return rk_f32_from_bits(next32() & 0x807fffffu); /* subnormal */
+    if (r == 3) return 70000.0f;                                 /* overflows f16 */
+    return ((float)(next32() % 20001) - 10000.0f) / 2500.0f;
+}
+
+static void fill(char *p, size_t n, ropekit_dtype dt) {
+    for (size_t i = 0; i < n; i++) {
+        float v = random_value();
+        if (dt == ROPEKIT_F32) {
+            memcpy(p + 4 * i, &v, 4);
+        } else {
+            uint16_t h = dt == ROPEKIT_F16 ? rk_f32_to_f16(v) : rk_f32_to_bf16(v);
+            memcpy(p + 2 * i, &h, 2);
+        }
+    }
+}
+
+/* Runs kernel fn on a copy of x and returns it. */
+static char *run(rk_rot_fn fn, const char *x, size_t xbytes, const struct rk_rot_rows *tmpl,
+                 char *x_base) {
+    char *copy = malloc(xbytes);
+    memcpy(copy, x, xbytes);
+    struct rk_rot_rows a = *tmpl;
+    a.x = copy + (a.x - x_base);
+    fn(&a);
+    return copy;
+}
+
+static void compare_isa(ropekit_isa isa) {
+    static const int64_t lens[] = {2,  4,  6,  8,  12,  16,  18,  30,  32, 34,
+                                   62, 64, 66, 96, 128, 130, 250, 256, 512};
+    float *scratch = malloc(4096 * sizeof(float));
+    ropekit_set_max_isa(isa);
+    for (int mode = 0; mode < 4; mode++)
+        for (int dir = 0; dir < 2; dir++)
+            for (int xd = 0; xd < 3; xd++)
+                for (int cd = 0; cd < 3; cd++)
+                    for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+                        int64_t len = lens[li];
+                        if (mode == 2 && len % 4) continue;
+                        struct rk_rot_kernel k =
+                            rk_rot_kernel_pick(mode, dir, dtypes[xd], dtypes[cd], true);
+                        assert_non_null(k.fn);
+                        const rk_rot_fn ref = rk_rot_table_scalar[mode][dir][xd][cd];
+                        size_t xs = ropekit_dtype_size(dtypes[xd]);
+                        size_t cs = ropekit_dtype_size(dtypes[cd]);
+                        const int64_t rows = 5, pad = 3; /* row pitch len+pad elements */
+                        size_t xbytes = (size_t)(rows * (len + pad)) * xs;
+                        char *x = malloc(xbytes), *c = malloc((size_t)len * cs * 2),
+                             *s = malloc((size_t)len * cs * 2);
+                        fill(x, xbytes / xs, dtypes[xd]);
+                        fill(c, (size_t)len * 2, dtypes[cd]);
+                        fill(s, (size_t)len * 2, dtypes[cd]);
+                        for (int bcast = 0; bcast < 2; bcast++) {
+                            struct rk_rot_rows a = {
+                                .x = x + xs, /* odd element offset */
+                                .cos = c,
+                                .sin = s,
+                                .rows = bcast ? rows - 1 : 2,
+                                .len = len,
+                                .x_row = (len + pad) * (int64_t)xs,
+                                .c_row = bcast ? 0 : len * (int64_t)cs,
+                                .s_row = bcast ? 0 : len * (int64_t)cs,
+                                .x_col = (int64_t)xs,
+                                .c_col = (int64_t)cs,
+                                .s_col = (int64_t)cs,
+                                .scratch = scratch,
+                            };
+                            char *want = run(ref, x, xbytes, &a, x);
+                            char *got = run(k.fn, x, xbytes, &a, x);
+                            if (memcmp(want, got, xbytes) != 0) {
+                                print_error("isa %s mode %d dir %d dtypes %d/%d len %lld "
+                                            "bcast %d differs from scalar\n",
+                                            ropekit_isa_name(k.isa), mode, dir, xd, cd,
+                                            (long long)len, bcast);
+                                fail();
+                            }
+                            free(want);
+                            free(got);
+                        }
+                        free(x);
+                        free(c);
+                        free(s);
+                    }
+    free(scratch);
+    ropekit_set_max_isa(ROPEKIT_ISA_AVX512);
+}
+
+static void test_scalar_is_complete(void **state) {
+    (void)state;
+    for (int m = 0; m < 4; m++)
+        for (int d = 0; d < 2; d++)
+            for (int x = 0; x < 3; x++)
+                for (int c = 0; c < 3; c++)
+                    assert_non_null(rk_rot_table_scalar[m][d][x][c]);
+}
+
+static void test_avx2_matches_scalar(void **state) {
+    (void)state;
+    if (ropekit_isa_detected() < ROPEKIT_ISA_AVX2) skip();
+    compare_isa(ROPEKIT_ISA_AVX2);
+}
+
+static void test_avx512_matches_scalar(void **state) {
+    (void)state;
+    if (ropekit_isa_detected() < ROPEKIT_ISA_AVX512) skip();
+    compare_isa(ROPEKIT_ISA_AVX512);
+}
+
+/* A scalar kernel given element strides equals the same kernel on packed data. */
+static void test_strided_equals_packed(void **state) {
+    (void)state;
+    float scratch[64];
+    for (int mode = 0; mode < 4; mode++)
+        for (int dir = 0; dir < 2; dir++) {
+            const int64_t len = 16;
+            float packed[16], strided[48], c[16], s[16];
+            for (int i = 0; i < len; i++) {
+                packed[i] = strided[3 * i] = (float)(i + 1) * 0.37f;
+                strided[3 * i + 1] = strided[3 * i + 2] = -1.0f;
+                c[i] = 0.5f + (float)i * 0.01f;
+                s[i] = 0.25f - (float)i * 0.02f;
+            }
+            struct rk_rot_rows a = {.x = (char *)packed,
+                                    .cos = (char *)c,
+                                    .sin = (char *)s,
+                                    .rows = 1,
+                                    .len = len,
+                                    .x_col = 4,
+                                    .c_col = 4,
+                                    .s_col = 4,
+                                    .scratch = scratch};
+            rk_rot_table_scalar[mode][dir][0][0](&a);
+            a.x = (char *)strided;
+            a.x_col = 12;
+            rk_rot_table_scalar[mode][dir][0][0](&a);
+            for (int i = 0; i < len; i++) {
+                assert_memory_equal(&packed[i], &strided[3 * i], 4);
+                assert_true(strided[3 * i + 1] == -1.0f && strided[3 * i + 2] == -1.0f);
+            }
+        }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_scalar_is_complete),
+        cmocka_unit_test(test_strided_equals_packed),
+        cmocka_unit_test(test_avx2_matches_scalar),
+        cmocka_unit_test(test_avx512_matches_scalar),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
