@@ -169,6 +169,106 @@ ROPEKIT_API ropekit_status ropekit_partial_rotary(const ropekit_tensor *x,
                                                   ropekit_rotary_mode mode, int64_t start,
                                                   int64_t end, ropekit_direction direction);
 
+/* ---- Rope with a cos/sin cache (RopeWithSinCosCache, vLLM's rotary_embedding) ----
+ *
+ * query/key have shape [T, H*head_size] or [T, H, head_size] (any strides); the cache
+ * is [max_positions, rotary_dim] with cos(p) in columns [0, h) and sin(p) in [h, R),
+ * h = rotary_dim / 2. positions (int64) are [T] for rope or [m, T] for mrope. For
+ * token t and coefficient j, the cache row is positions[src(j)][t] where src picks a
+ * section (see ropekit_rope_config). Each head's first rotary_dim elements are rotated
+ * (NeoX or GPT-J pairing, ropekit_rope_style), the rest copied bit for bit. An output
+ * may be the same view as its input (in place); any other overlap is an error. A
+ * position outside [0, max_positions) fails the call with ROPEKIT_OUT_OF_RANGE before
+ * anything is written. */
+typedef enum ropekit_rope_style {
+    ROPEKIT_ROPE_NEOX = 0, /* rotate-half: pairs (j, j + h) */
+    ROPEKIT_ROPE_GPTJ = 1  /* interleaved: pairs (2j, 2j + 1) */
+} ropekit_rope_style;
+
+#define ROPEKIT_ROPE_MAX_SECTIONS 16
+
+typedef struct ropekit_rope_config {
+    int64_t head_size;
+    ropekit_rope_style style;
+    /* mrope: num_sections > 0 and sections[0] > 0; sections sum to rotary_dim / 2.
+     * Otherwise (NULL, 0 sections, or sections[0] == 0) plain rope. */
+    const int64_t *sections;
+    int32_t num_sections;
+    /* mrope only. 0: section k feeds coefficients [S_k, S_k+1) from position row k.
+     * 1 (interleaved, 3 sections): j % 3 == 1 and j / 3 < s1 from row 1, j % 3 == 2 and
+     * j / 3 < s2 from row 2, every other j from row 0. */
+    int64_t cache_mode;
+} ropekit_rope_config;
+
+/* Plans the operation; data pointers are ignored. Either the query pair or the key pair
+ * may be NULL (key-only or query-only calls); T == 0 is a no-op. The cache dtype may
+ * differ from the query/key dtype. */
+ROPEKIT_API ropekit_status ropekit_rope_plan_create(
+    const ropekit_tensor *positions, const ropekit_tensor *query_in, const ropekit_tensor *key_in,
+    const ropekit_tensor *cos_sin_cache, const ropekit_tensor *query_out,
+    const ropekit_tensor *key_out, const ropekit_rope_config *config, ropekit_plan **plan);
+
+ROPEKIT_API ropekit_status ropekit_rope_execute(const ropekit_plan *plan, const int64_t *positions,
+                                                const void *query_in, const void *key_in,
+                                                const void *cos_sin_cache, void *query_out,
+                                                void *key_out);
+
+/* Plan + execute in one call. */
+ROPEKIT_API ropekit_status ropekit_rope(
+    const ropekit_tensor *positions, const ropekit_tensor *query_in, const ropekit_tensor *key_in,
+    const ropekit_tensor *cos_sin_cache, const ropekit_tensor *query_out,
+    const ropekit_tensor *key_out, const ropekit_rope_config *config);
+
+/* ---- Cos/sin tables ----
+ * Angles are computed in double (position * inv_freq[i]) and each value is rounded once
+ * to the output dtype. inv_freq[i] = base^(-2i / rotary_dim) before scaling. */
+typedef enum ropekit_rope_scaling_type {
+    ROPEKIT_SCALING_NONE = 0,
+    ROPEKIT_SCALING_LINEAR = 1,      /* angle = (p / factor) * inv_freq */
+    ROPEKIT_SCALING_DYNAMIC_NTK = 2, /* base scaled for max_positions > original_max_position */
+    ROPEKIT_SCALING_YARN = 3,        /* ramp between interpolation and extrapolation, mscale */
+    ROPEKIT_SCALING_LLAMA3 = 4       /* wavelength-dependent smoothing */
+} ropekit_rope_scaling_type;
+
+typedef struct ropekit_rope_scaling {
+    ropekit_rope_scaling_type type;
+    double factor;                 /* LINEAR, DYNAMIC_NTK, YARN, LLAMA3 */
+    int64_t original_max_position; /* DYNAMIC_NTK, YARN, LLAMA3 */
+    double beta_fast, beta_slow;   /* YARN (usually 32 and 1) */
+    double extrapolation_factor;   /* YARN (usually 1) */
+    double attn_factor;            /* YARN: cos/sin are scaled by mscale(factor) * attn_factor */
+    double low_freq_factor;        /* LLAMA3 (usually 1) */
+    double high_freq_factor;       /* LLAMA3 (usually 4) */
+} ropekit_rope_scaling;
+
+/* Fills `out` with the usual defaults of `type` (factor 1, beta_fast 32, beta_slow 1,
+ * extrapolation_factor 1, attn_factor 1, low/high_freq_factor 1/4,
+ * original_max_position 8192). */
+ROPEKIT_API void ropekit_rope_scaling_defaults(ropekit_rope_scaling *out,
+                                               ropekit_rope_scaling_type type);
+
+/* The inverse frequencies (rotary_dim / 2 values) after scaling. */
+ROPEKIT_API ropekit_status ropekit_rope_inv_freq(double *inv_freq, int64_t rotary_dim, double base,
+                                                 int64_t max_positions,
+                                                 const ropekit_rope_scaling *scaling);
+
+/* RopeWithSinCosCache's cache: a contiguous [max_positions, rotary_dim] tensor of
+ * `dtype` with cos in columns [0, h) and sin in [h, R). scaling NULL = none. */
+ROPEKIT_API ropekit_status ropekit_cos_sin_cache_build(void *cache, ropekit_dtype dtype,
+                                                       int64_t max_positions, int64_t rotary_dim,
+                                                       double base,
+                                                       const ropekit_rope_scaling *scaling);
+
+/* InplacePartialRotaryMul's coefficient rows: contiguous cos and sin tensors of shape
+ * [num_positions, len] for positions 0..num_positions-1, laid out for `mode`: each
+ * frequency is duplicated on both members of its pair (interleave: [c0 c0 c1 c1 ..];
+ * half: [c0 c1 .. | c0 c1 ..]; quarter: two half blocks of len/2, frequencies
+ * 0..len/4-1 then len/4..len/2-1; interleave-half: like half). */
+ROPEKIT_API ropekit_status ropekit_rotary_coeffs_build(void *cos, void *sin, ropekit_dtype dtype,
+                                                       int64_t num_positions, int64_t len,
+                                                       ropekit_rotary_mode mode, double base,
+                                                       const ropekit_rope_scaling *scaling);
+
 #ifdef __cplusplus
 }
 #endif

@@ -6,8 +6,8 @@
 
 #define RK_PAIR(x, c) (1u << ((x)*3 + (c)))
 
-static aclnnStatus rk_forward_code(enum rk_pr_rule rule) {
-    switch (rule) {
+static aclnnStatus rk_forward_code(int rule) {
+    switch ((enum rk_pr_rule)rule) {
     case RK_PR_RULE_NULL:
     case RK_PR_RULE_DATA_NULL:
         return ACLNN_ERR_PARAM_NULLPTR;
@@ -34,17 +34,25 @@ static const struct rk_pr_policy rk_forward_policy = {
     .check_data = true,
 };
 
+static const struct rk_exec_ops rk_forward_ops = {
+    .name = "aclnnInplacePartialRotaryMul",
+    .input_slot = RK_PR_INPUT_SLOTS,
+    .output_slot = RK_PR_OUTPUT_SLOTS,
+    .check = rk_aclnn_pr_check,
+    .run = rk_aclnn_pr_run,
+    .code_of = rk_forward_code,
+    .fault_of = rk_aclnn_pr_fault,
+};
+
 aclnnStatus aclnnInplacePartialRotaryMulGetWorkspaceSize(
     const aclTensor *xRef, const aclTensor *cos, const aclTensor *sin, int64_t rotary_mode,
     const aclIntArray *partialSlice, uint64_t *workspaceSize, aclOpExecutor **executor) {
     struct rk_aclnn_pr_args args = {xRef,         cos,           sin,     rotary_mode,
                                     partialSlice, workspaceSize, executor};
-    return rk_aclnn_pr_prepare(&args, &rk_forward_policy, ROPEKIT_FORWARD,
-                               RK_EXEC_PARTIAL_ROTARY_MUL, rk_forward_code);
+    return rk_aclnn_pr_prepare(&args, &rk_forward_policy, ROPEKIT_FORWARD, &rk_forward_ops);
 }
 
 aclnnStatus aclnnInplacePartialRotaryMul(void *workspace, uint64_t workspaceSize,
                                          aclOpExecutor *executor, aclrtStream stream) {
-    return rk_executor_launch(workspace, workspaceSize, executor, stream,
-                              RK_EXEC_PARTIAL_ROTARY_MUL, "aclnnInplacePartialRotaryMul");
+    return rk_executor_launch(workspace, workspaceSize, executor, stream, &rk_forward_ops);
 }

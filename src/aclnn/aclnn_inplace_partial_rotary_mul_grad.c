@@ -4,8 +4,8 @@
 
 #include "aclnn/partial_rotary_common.h"
 
-static aclnnStatus rk_grad_code(enum rk_pr_rule rule) {
-    switch (rule) {
+static aclnnStatus rk_grad_code(int rule) {
+    switch ((enum rk_pr_rule)rule) {
     case RK_PR_RULE_NULL:
     case RK_PR_RULE_DATA_NULL:
         return ACLNN_ERR_PARAM_NULLPTR;
@@ -34,17 +34,25 @@ static const struct rk_pr_policy rk_grad_policy = {
     .check_data = true,
 };
 
+static const struct rk_exec_ops rk_grad_ops = {
+    .name = "aclnnInplacePartialRotaryMulGrad",
+    .input_slot = RK_PR_INPUT_SLOTS,
+    .output_slot = RK_PR_OUTPUT_SLOTS,
+    .check = rk_aclnn_pr_check,
+    .run = rk_aclnn_pr_run,
+    .code_of = rk_grad_code,
+    .fault_of = rk_aclnn_pr_fault,
+};
+
 aclnnStatus aclnnInplacePartialRotaryMulGradGetWorkspaceSize(
     aclTensor *dyRef, const aclTensor *cos, const aclTensor *sin, int64_t rotaryMode,
     const aclIntArray *partialSlice, uint64_t *workspaceSize, aclOpExecutor **executor) {
     struct rk_aclnn_pr_args args = {dyRef,        cos,           sin,     rotaryMode,
                                     partialSlice, workspaceSize, executor};
-    return rk_aclnn_pr_prepare(&args, &rk_grad_policy, ROPEKIT_BACKWARD,
-                               RK_EXEC_PARTIAL_ROTARY_MUL_GRAD, rk_grad_code);
+    return rk_aclnn_pr_prepare(&args, &rk_grad_policy, ROPEKIT_BACKWARD, &rk_grad_ops);
 }
 
 aclnnStatus aclnnInplacePartialRotaryMulGrad(void *workspace, uint64_t workspaceSize,
                                              aclOpExecutor *executor, aclrtStream stream) {
-    return rk_executor_launch(workspace, workspaceSize, executor, stream,
-                              RK_EXEC_PARTIAL_ROTARY_MUL_GRAD, "aclnnInplacePartialRotaryMulGrad");
+    return rk_executor_launch(workspace, workspaceSize, executor, stream, &rk_grad_ops);
 }

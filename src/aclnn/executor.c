@@ -10,22 +10,20 @@
 
 static struct rk_registry rk_executors = RK_REGISTRY_INIT;
 
-aclOpExecutor *rk_executor_new(enum rk_exec_op op, const struct rk_exec_io *io,
-                               aclnnStatus (*code_of)(enum rk_pr_rule)) {
+aclOpExecutor *rk_executor_new(const struct rk_exec_ops *ops) {
     aclOpExecutor *e = calloc(1, sizeof *e);
-    if (!e || !rk_registry_add(&rk_executors, e, (uint64_t)op)) {
+    if (!e || !rk_registry_add(&rk_executors, e, (uint64_t)(uintptr_t)ops)) {
         free(e);
         rk_error_set(ROPEKIT_NO_MEMORY, "aclOpExecutor: out of memory");
         return NULL;
     }
-    e->op = op;
-    e->io = io;
-    e->code_of = code_of;
+    e->ops = ops;
     return e;
 }
 
-void rk_executor_discard(aclOpExecutor *e) {
-    if (e && rk_registry_take(&rk_executors, e, NULL)) free(e);
+static void rk_executor_discard(aclOpExecutor *e) {
+    if (e && rk_registry_take(&rk_executors, e, NULL))
+        free(e);
 }
 
 aclnnStatus aclSetAclOpExecutorRepeatable(aclOpExecutor *executor) {
@@ -69,7 +67,7 @@ static aclnnStatus rk_set_addr(aclOpExecutor *executor, size_t index, void *addr
                      api, (void *)executor);
         return ACLNN_ERR_PARAM_INVALID;
     }
-    const int *slots = output ? executor->io->output_slot : executor->io->input_slot;
+    const int *slots = output ? executor->ops->output_slot : executor->ops->input_slot;
     int slot = index < RK_EXEC_MAX_ADDR ? slots[index] : -1;
     if (slot < 0) {
         rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: index = %zu: the operator has no such %s", api,
@@ -96,24 +94,23 @@ aclnnStatus aclSetOutputTensorAddr(aclOpExecutor *executor, size_t index, aclTen
 
 struct rk_exec_task {
     aclOpExecutor snapshot; /* plan and addresses as they were at launch */
-    char api[96];
 };
 
 static void rk_exec_task_run(void *arg, struct rk_task_result *result) {
     struct rk_exec_task *t = arg;
     const aclOpExecutor *e = &t->snapshot;
-    enum rk_pr_rule rule;
-    ropekit_status st =
-        rk_pr_execute(&e->plan.pr, t->api, e->addr[0], e->addr[1], e->addr[2], &rule);
+    int rule = 0;
+    ropekit_status st = e->ops->run(e, e->ops->name, &rule);
     if (st != ROPEKIT_OK) {
-        result->code = st == ROPEKIT_NO_MEMORY ? ACL_ERROR_BAD_ALLOC : ACL_ERROR_RT_FAILURE;
+        result->code = e->ops->fault_of(st, rule);
         snprintf(result->message, sizeof result->message, "%s", rk_error_text());
     }
 }
 
 aclnnStatus rk_executor_launch(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-                               aclrtStream stream, enum rk_exec_op op, const char *api) {
+                               aclrtStream stream, const struct rk_exec_ops *ops) {
     uint64_t tag = 0;
+    const char *api = ops->name;
     (void)workspace; /* ropekit reports a workspace of 0 bytes for every operator */
     (void)workspaceSize;
     if (!executor) {
@@ -127,18 +124,16 @@ aclnnStatus rk_executor_launch(void *workspace, uint64_t workspaceSize, aclOpExe
                      api, (void *)executor);
         return ACLNN_ERR_PARAM_INVALID;
     }
-    aclnnStatus code = ACLNN_SUCCESS;
-    if (tag != (uint64_t)op) {
+    if (tag != (uint64_t)(uintptr_t)ops) { /* not consumed: it belongs to another operator */
         rk_error_set(ROPEKIT_INVALID_ARGUMENT,
-                     "%s: executor = %p: was made by another operator's GetWorkspaceSize", api,
-                     (void *)executor);
-        code = ACLNN_ERR_PARAM_INVALID;
+                     "%s: executor = %p: was made by %s's GetWorkspaceSize", api, (void *)executor,
+                     executor->ops->name);
+        return ACLNN_ERR_PARAM_INVALID;
     }
-    enum rk_pr_rule rule = RK_PR_RULE_NONE;
-    if (code == ACLNN_SUCCESS &&
-        rk_pr_check_data(&executor->plan.pr, api, executor->addr[0], executor->addr[1],
-                         executor->addr[2], &rule) != ROPEKIT_OK)
-        code = executor->code_of(rule);
+    aclnnStatus code = ACLNN_SUCCESS;
+    int rule = 0;
+    if (ops->check(executor, api, &rule) != ROPEKIT_OK)
+        code = ops->code_of(rule);
     struct rk_exec_task *task = NULL;
     if (code == ACLNN_SUCCESS) {
         task = malloc(sizeof *task);
@@ -147,13 +142,12 @@ aclnnStatus rk_executor_launch(void *workspace, uint64_t workspaceSize, aclOpExe
             code = ACLNN_ERR_INNER;
         } else {
             task->snapshot = *executor;
-            snprintf(task->api, sizeof task->api, "%s", api);
         }
     }
-    if (!executor->repeatable && tag == (uint64_t)op) rk_executor_discard(executor);
-    if (task && rk_stream_submit(stream, rk_exec_task_run, free, task) != ACL_SUCCESS) {
-        /* the message names the stream problem; submit released the task */
+    if (!executor->repeatable)
+        rk_executor_discard(executor);
+    /* on failure the message names the stream problem; submit releases the task */
+    if (task && rk_stream_submit(stream, rk_exec_task_run, free, task) != ACL_SUCCESS)
         code = ACLNN_ERR_PARAM_INVALID;
-    }
     return code;
 }

@@ -1,46 +1,48 @@
 /* aclOpExecutor: the plan made in phase 1 plus the bound data addresses. Phase 2
- * validates the executor, checks the addresses and queues the plan on a stream. */
+ * validates the executor, checks the addresses and queues the plan on a stream. The
+ * executor is operator-agnostic: each operator supplies a small table of functions. */
 #ifndef ROPEKIT_ACLNN_EXECUTOR_H_
 #define ROPEKIT_ACLNN_EXECUTOR_H_
 
+#include "acl/acl_base.h"
 #include "aclnn/acl_meta.h"
 #include "ops/partial_rotary.h"
-
-enum rk_exec_op {
-    RK_EXEC_PARTIAL_ROTARY_MUL = 1,
-    RK_EXEC_PARTIAL_ROTARY_MUL_GRAD = 2,
-};
+#include "ops/rope.h"
 
 #define RK_EXEC_MAX_ADDR 6
 
-/* Maps an operator's IR input/output indices onto address slots (-1: none). */
-struct rk_exec_io {
+struct rk_exec_ops {
+    const char *name; /* phase-2 API name, for messages */
+    /* IR input/output index -> address slot (-1: none). */
     int input_slot[RK_EXEC_MAX_ADDR];
     int output_slot[RK_EXEC_MAX_ADDR];
+    /* Synchronous checks of the bound addresses at phase 2; *rule is op-specific. */
+    ropekit_status (*check)(const aclOpExecutor *e, const char *api, int *rule);
+    /* The queued work. */
+    ropekit_status (*run)(const aclOpExecutor *e, const char *api, int *rule);
+    /* The operator's CANN code for a failed rule. */
+    aclnnStatus (*code_of)(int rule);
+    /* The runtime error a failed run reports at aclrtSynchronizeStream. */
+    aclError (*fault_of)(ropekit_status status, int rule);
 };
 
 struct aclOpExecutor {
-    enum rk_exec_op op;
+    const struct rk_exec_ops *ops;
     bool repeatable;
-    const struct rk_exec_io *io;
-    aclnnStatus (*code_of)(enum rk_pr_rule rule); /* the op's CANN code table */
     void *addr[RK_EXEC_MAX_ADDR];
     union {
         struct rk_pr_plan pr;
+        struct rk_rope_plan rope;
     } plan;
 };
 
 /* A new registered executor (NULL when out of memory, message set). */
-aclOpExecutor *rk_executor_new(enum rk_exec_op op, const struct rk_exec_io *io,
-                               aclnnStatus (*code_of)(enum rk_pr_rule));
-
-/* Unregisters and frees an executor that phase 1 could not hand out. */
-void rk_executor_discard(aclOpExecutor *e);
+aclOpExecutor *rk_executor_new(const struct rk_exec_ops *ops);
 
 /* Phase 2 for every operator: executor NULL -> 161001; unknown, consumed or of another
- * operator -> 161002; workspace too small -> 161002; otherwise checks the bound data
- * and queues the work. A non-repeatable executor is consumed, also on failure. */
+ * operator -> 161002; otherwise checks the bound data and queues the work. A
+ * non-repeatable executor is consumed, also on failure. */
 aclnnStatus rk_executor_launch(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
-                               aclrtStream stream, enum rk_exec_op op, const char *api);
+                               aclrtStream stream, const struct rk_exec_ops *ops);
 
 #endif /* ROPEKIT_ACLNN_EXECUTOR_H_ */

@@ -3,15 +3,8 @@
 #include "core/error.h"
 #include "runtime/acl_objects.h"
 
-/* IR: inputs x (0), cos (1), sin (2); output x (0), the same memory as input 0. */
-static const struct rk_exec_io rk_pr_io = {
-    .input_slot = {0, 1, 2, -1, -1, -1},
-    .output_slot = {0, -1, -1, -1, -1, -1},
-};
-
 aclnnStatus rk_aclnn_pr_prepare(const struct rk_aclnn_pr_args *a, const struct rk_pr_policy *pol,
-                                int direction, enum rk_exec_op op,
-                                aclnnStatus (*code_of)(enum rk_pr_rule)) {
+                                int direction, const struct rk_exec_ops *ops) {
     const char *missing = !a->x                ? pol->x_name
                           : !a->cos            ? "cos"
                           : !a->sin            ? "sin"
@@ -36,9 +29,11 @@ aclnnStatus rk_aclnn_pr_prepare(const struct rk_aclnn_pr_args *a, const struct r
     };
     struct rk_pr_plan plan;
     enum rk_pr_rule rule;
-    if (rk_pr_plan_make(&prob, pol, &plan, &rule) != ROPEKIT_OK) return code_of(rule);
-    aclOpExecutor *e = rk_executor_new(op, &rk_pr_io, code_of);
-    if (!e) return ACLNN_ERR_INNER_CREATE_EXECUTOR;
+    if (rk_pr_plan_make(&prob, pol, &plan, &rule) != ROPEKIT_OK)
+        return ops->code_of((int)rule);
+    aclOpExecutor *e = rk_executor_new(ops);
+    if (!e)
+        return ACLNN_ERR_INNER_CREATE_EXECUTOR;
     e->plan.pr = plan;
     e->addr[0] = x.data;
     e->addr[1] = c.data;
@@ -46,4 +41,23 @@ aclnnStatus rk_aclnn_pr_prepare(const struct rk_aclnn_pr_args *a, const struct r
     *a->workspace_size = 0;
     *a->executor = e;
     return ACLNN_SUCCESS;
+}
+
+ropekit_status rk_aclnn_pr_check(const aclOpExecutor *e, const char *api, int *rule) {
+    enum rk_pr_rule r;
+    ropekit_status st = rk_pr_check_data(&e->plan.pr, api, e->addr[0], e->addr[1], e->addr[2], &r);
+    *rule = (int)r;
+    return st;
+}
+
+ropekit_status rk_aclnn_pr_run(const aclOpExecutor *e, const char *api, int *rule) {
+    enum rk_pr_rule r;
+    ropekit_status st = rk_pr_execute(&e->plan.pr, api, e->addr[0], e->addr[1], e->addr[2], &r);
+    *rule = (int)r;
+    return st;
+}
+
+aclError rk_aclnn_pr_fault(ropekit_status status, int rule) {
+    (void)rule;
+    return status == ROPEKIT_NO_MEMORY ? ACL_ERROR_BAD_ALLOC : ACL_ERROR_RT_FAILURE;
 }

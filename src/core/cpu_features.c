@@ -27,13 +27,16 @@ static unsigned long long rk_xgetbv0(void) {
 static void rk_detect(void) {
 #ifdef RK_X86
     unsigned a, b, c, d;
-    if (!__get_cpuid(1, &a, &b, &c, &d)) return;
+    if (!__get_cpuid(1, &a, &b, &c, &d))
+        return;
     bool osxsave = c & (1u << 27), avx = c & (1u << 28), f16c = c & (1u << 29);
-    if (!osxsave || !avx) return;
+    if (!osxsave || !avx)
+        return;
     unsigned long long xcr0 = rk_xgetbv0();
     bool ymm_state = (xcr0 & 0x6) == 0x6;   /* SSE + AVX state saved by the OS */
     bool zmm_state = (xcr0 & 0xe6) == 0xe6; /* + opmask, ZMM_Hi256, Hi16_ZMM */
-    if (__get_cpuid_max(0, NULL) < 7) return;
+    if (__get_cpuid_max(0, NULL) < 7)
+        return;
     __cpuid_count(7, 0, a, b, c, d);
     bool avx2 = b & (1u << 5);
     bool avx512f = b & (1u << 16), avx512dq = b & (1u << 17);
@@ -72,7 +75,8 @@ static int rk_isa_cap_from_env(void) {
     const char *env = getenv("ROPEKIT_MAX_ISA");
     if (env) {
         for (int i = ROPEKIT_ISA_SCALAR; i <= ROPEKIT_ISA_AVX512; i++)
-            if (strcmp(env, ropekit_isa_name((ropekit_isa)i)) == 0) return i;
+            if (strcmp(env, ropekit_isa_name((ropekit_isa)i)) == 0)
+                return i;
     }
     return ROPEKIT_ISA_AVX512;
 }

@@ -38,8 +38,10 @@ static inline float rk_f16_to_f32(uint16_t h) {
     uint32_t man = h & 0x3ffu;
     if (exp == 0x1fu) /* inf, or NaN: quieted, payload at the top (as F16C does) */
         return rk_f32_from_bits(sign | 0x7f800000u | (man << 13) | (man ? 0x400000u : 0u));
-    if (exp != 0) return rk_f32_from_bits(sign | ((exp + 112u) << 23) | (man << 13));
-    if (man == 0) return rk_f32_from_bits(sign);
+    if (exp != 0)
+        return rk_f32_from_bits(sign | ((exp + 112u) << 23) | (man << 13));
+    if (man == 0)
+        return rk_f32_from_bits(sign);
     /* subnormal: value = man * 2^-24, exactly representable in fp32 */
     float mag = (float)man * 0x1p-24f;
     return rk_f32_from_bits(sign | rk_f32_bits(mag));
@@ -66,8 +68,29 @@ static inline uint16_t rk_f32_to_f16(float f) {
     uint32_t half = 1u << (shift - 1);
     uint32_t rest = man & ((1u << shift) - 1u);
     uint32_t q = man >> shift;
-    if (rest > half || (rest == half && (q & 1u))) q++;
+    if (rest > half || (rest == half && (q & 1u)))
+        q++;
     return (uint16_t)(sign | q);
+}
+
+/* double -> float rounded to odd: exact values stay, inexact ones get their last bit
+ * set after truncation. Rounding that result to fp16/bf16 with RNE equals rounding the
+ * double once (fp32 keeps more than two extra bits), so table builders round once. */
+static inline float rk_f64_to_f32_round_odd(double d) {
+    float f = (float)d;
+    if ((double)f == d || d != d)
+        return f;
+    uint32_t u = rk_f32_bits(f);
+    if ((f < 0 ? -(double)f : (double)f) > (d < 0 ? -d : d))
+        u -= 1; /* step back toward zero: truncation */
+    return rk_f32_from_bits(u | 1u);
+}
+
+static inline uint16_t rk_f64_to_f16(double d) {
+    return rk_f32_to_f16(rk_f64_to_f32_round_odd(d));
+}
+static inline uint16_t rk_f64_to_bf16(double d) {
+    return rk_f32_to_bf16(rk_f64_to_f32_round_odd(d));
 }
 
 #endif /* ROPEKIT_CORE_DTYPE_CONVERT_H_ */

@@ -18,7 +18,8 @@ static int rk_default_threads(void) {
     if (env && *env) {
         char *end = NULL;
         long v = strtol(env, &end, 10);
-        if (end && *end == '\0' && v >= 1 && v <= 4096) return (int)v;
+        if (end && *end == '\0' && v >= 1 && v <= 4096)
+            return (int)v;
     }
     long online = sysconf(_SC_NPROCESSORS_ONLN);
     return online >= 1 ? (int)(online > 4096 ? 4096 : online) : 1;
@@ -43,18 +44,23 @@ int ropekit_get_num_threads(void) {
 
 struct rk_split rk_split_work(int64_t work_items, int64_t item_bytes, int64_t min_task_bytes) {
     struct rk_split s = {1, work_items > 0 ? work_items : 1, 1};
-    if (work_items <= 1) return s;
-    if (item_bytes < 1) item_bytes = 1;
+    if (work_items <= 1)
+        return s;
+    if (item_bytes < 1)
+        item_bytes = 1;
     int64_t min_items = (min_task_bytes + item_bytes - 1) / item_bytes;
-    if (min_items < 1) min_items = 1;
+    if (min_items < 1)
+        min_items = 1;
     int64_t max_tasks = work_items / min_items;
     int budget = rk_thread_budget();
-    if (max_tasks <= 1 || budget <= 1) return s;
+    if (max_tasks <= 1 || budget <= 1)
+        return s;
     int threads = max_tasks < budget ? (int)max_tasks : budget;
     /* Several tasks per thread so uneven rows still balance; ordered chunks keep each
      * thread's memory contiguous. */
     int64_t tasks = (int64_t)threads * 4;
-    if (tasks > max_tasks) tasks = max_tasks;
+    if (tasks > max_tasks)
+        tasks = max_tasks;
     s.items_per_task = (work_items + tasks - 1) / tasks;
     s.tasks = (work_items + s.items_per_task - 1) / s.items_per_task;
     s.threads = threads;
@@ -64,7 +70,8 @@ struct rk_split rk_split_work(int64_t work_items, int64_t item_bytes, int64_t mi
 void rk_parallel_for(int64_t tasks, int threads, rk_task_fn fn, void *ctx) {
 #ifdef _OPENMP
     if (threads > 1 && tasks > 1) {
-        if (threads > tasks) threads = (int)tasks;
+        if (threads > tasks)
+            threads = (int)tasks;
 #pragma omp parallel for num_threads(threads) schedule(static)
         for (int64_t t = 0; t < tasks; t++)
             fn(ctx, t);

@@ -61,7 +61,8 @@ ropekit_tensor ropekit_tensor_make(void *data, ropekit_dtype dtype, int32_t ndim
 
 const char *rk_shape_str(const ropekit_tensor *t, char *buf, size_t len) {
     size_t used = 0;
-    if (len == 0) return buf;
+    if (len == 0)
+        return buf;
     buf[0] = '\0';
     if (t->ndim < 0 || t->ndim > ROPEKIT_MAX_DIMS) {
         snprintf(buf, len, "<rank %d>", (int)t->ndim);
@@ -71,7 +72,8 @@ const char *rk_shape_str(const ropekit_tensor *t, char *buf, size_t len) {
     for (int32_t i = 0; i < t->ndim && used < len; i++)
         used +=
             (size_t)snprintf(buf + used, len - used, i ? ",%lld" : "%lld", (long long)t->shape[i]);
-    if (used < len) snprintf(buf + used, len - used, "]");
+    if (used < len)
+        snprintf(buf + used, len - used, "]");
     return buf;
 }
 
@@ -89,9 +91,11 @@ ropekit_status rk_tensor_check_layout(const ropekit_tensor *t, const char *api, 
             return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: %s element count overflows int64",
                                 api, name);
     }
-    if (numel == 0) return ROPEKIT_OK;
+    if (numel == 0)
+        return ROPEKIT_OK;
     int64_t item = (int64_t)ropekit_dtype_size(t->dtype);
-    if (item == 0) item = 1;
+    if (item == 0)
+        item = 1;
     for (int32_t i = 0; i < t->ndim; i++) {
         int64_t reach;
         if (!rk_mul_i64(t->shape[i] - 1, t->strides[i], &reach) ||
@@ -116,7 +120,8 @@ int64_t rk_tensor_numel(const ropekit_tensor *t) {
 
 struct rk_span rk_tensor_span(const ropekit_tensor *t) {
     struct rk_span s = {0, 0};
-    if (rk_tensor_numel(t) == 0) return s;
+    if (rk_tensor_numel(t) == 0)
+        return s;
     int64_t item = (int64_t)ropekit_dtype_size(t->dtype);
     for (int32_t i = 0; i < t->ndim; i++) {
         int64_t reach = (t->shape[i] - 1) * t->strides[i] * item;
@@ -142,9 +147,11 @@ static int rk_dim_cmp(const void *a, const void *b) {
 bool rk_tensor_self_overlaps(const ropekit_tensor *t) {
     struct rk_dim dims[ROPEKIT_MAX_DIMS];
     int n = 0;
-    if (rk_tensor_numel(t) == 0) return false;
+    if (rk_tensor_numel(t) == 0)
+        return false;
     for (int32_t i = 0; i < t->ndim; i++) {
-        if (t->shape[i] == 1) continue;
+        if (t->shape[i] == 1)
+            continue;
         dims[n].size = t->shape[i];
         dims[n].stride = t->strides[i] < 0 ? -t->strides[i] : t->strides[i];
         n++;
@@ -152,7 +159,8 @@ bool rk_tensor_self_overlaps(const ropekit_tensor *t) {
     qsort(dims, (size_t)n, sizeof dims[0], rk_dim_cmp);
     int64_t extent = 1; /* elements spanned by the dims seen so far */
     for (int i = 0; i < n; i++) {
-        if (dims[i].stride < extent) return true;
+        if (dims[i].stride < extent)
+            return true;
         extent = dims[i].stride * (dims[i].size - 1) + extent;
     }
     return false;
@@ -161,7 +169,8 @@ bool rk_tensor_self_overlaps(const ropekit_tensor *t) {
 bool rk_tensors_may_alias(const ropekit_tensor *a, const void *a_data, const ropekit_tensor *b,
                           const void *b_data) {
     struct rk_span sa = rk_tensor_span(a), sb = rk_tensor_span(b);
-    if (sa.lo == sa.hi || sb.lo == sb.hi || a_data == NULL || b_data == NULL) return false;
+    if (sa.lo == sa.hi || sb.lo == sb.hi || a_data == NULL || b_data == NULL)
+        return false;
     intptr_t a0 = (intptr_t)a_data, b0 = (intptr_t)b_data;
     intptr_t alo = a0 + (intptr_t)sa.lo, ahi = a0 + (intptr_t)sa.hi;
     intptr_t blo = b0 + (intptr_t)sb.lo, bhi = b0 + (intptr_t)sb.hi;

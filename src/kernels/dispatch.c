@@ -10,6 +10,13 @@ static const struct {
     {ROPEKIT_ISA_SCALAR, &rk_rot_table_scalar},
 };
 
+static const struct {
+    ropekit_isa isa;
+    const rk_rope_table *table;
+} rk_rope_tables[] = {
+    {ROPEKIT_ISA_SCALAR, &rk_rope_table_scalar},
+};
+
 int rk_kdtype_of(ropekit_dtype dtype) {
     switch (dtype) {
     case ROPEKIT_F32:
@@ -32,12 +39,36 @@ struct rk_rot_kernel rk_rot_kernel_pick(int mode, int direction, ropekit_dtype x
         return k;
     ropekit_isa active = ropekit_get_active_isa();
     for (size_t i = 0; i < sizeof rk_rot_tables / sizeof rk_rot_tables[0]; i++) {
-        if (rk_rot_tables[i].isa > active) continue;
-        if (!unit_stride && rk_rot_tables[i].isa != ROPEKIT_ISA_SCALAR) continue;
+        if (rk_rot_tables[i].isa > active)
+            continue;
+        if (!unit_stride && rk_rot_tables[i].isa != ROPEKIT_ISA_SCALAR)
+            continue;
         rk_rot_fn fn = (*rk_rot_tables[i].table)[mode][direction][xd][cd];
         if (fn) {
             k.fn = fn;
             k.isa = rk_rot_tables[i].isa;
+            return k;
+        }
+    }
+    return k;
+}
+
+struct rk_rope_kernel rk_rope_kernel_pick(int style, ropekit_dtype x_dtype, ropekit_dtype cs_dtype,
+                                          bool unit_stride) {
+    struct rk_rope_kernel k = {NULL, ROPEKIT_ISA_SCALAR};
+    int xd = rk_kdtype_of(x_dtype), cd = rk_kdtype_of(cs_dtype);
+    if (xd < 0 || cd < 0 || style < 0 || style >= RK_ROPE_STYLE_COUNT)
+        return k;
+    ropekit_isa active = ropekit_get_active_isa();
+    for (size_t i = 0; i < sizeof rk_rope_tables / sizeof rk_rope_tables[0]; i++) {
+        if (rk_rope_tables[i].isa > active)
+            continue;
+        if (!unit_stride && rk_rope_tables[i].isa != ROPEKIT_ISA_SCALAR)
+            continue;
+        rk_rope_fn fn = (*rk_rope_tables[i].table)[style][xd][cd];
+        if (fn) {
+            k.fn = fn;
+            k.isa = rk_rope_tables[i].isa;
             return k;
         }
     }

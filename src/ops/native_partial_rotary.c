@@ -43,7 +43,8 @@ ropekit_status ropekit_partial_rotary_plan_create(const ropekit_tensor *x,
         return rk_error_set(ROPEKIT_NULL_POINTER, "%s: plan = NULL: output pointer required", api);
     *plan = NULL;
     ropekit_plan *p = calloc(1, sizeof *p);
-    if (!p) return rk_error_set(ROPEKIT_NO_MEMORY, "%s: out of memory", api);
+    if (!p)
+        return rk_error_set(ROPEKIT_NO_MEMORY, "%s: out of memory", api);
     p->kind = RK_PLAN_PARTIAL_ROTARY;
     ropekit_status st = rk_native_pr_plan(api, x, cos, sin, mode, start, end, direction, &p->u.pr);
     if (st != ROPEKIT_OK) {
@@ -57,7 +58,8 @@ ropekit_status ropekit_partial_rotary_plan_create(const ropekit_tensor *x,
 ropekit_status ropekit_partial_rotary_execute(const ropekit_plan *plan, void *x, const void *cos,
                                               const void *sin) {
     static const char api[] = "ropekit_partial_rotary_execute";
-    if (!plan) return rk_error_set(ROPEKIT_NULL_POINTER, "%s: plan = NULL: required", api);
+    if (!plan)
+        return rk_error_set(ROPEKIT_NULL_POINTER, "%s: plan = NULL: required", api);
     if (plan->kind != RK_PLAN_PARTIAL_ROTARY)
         return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
                             "%s: plan kind = %d: not a partial-rotary plan", api, (int)plan->kind);
@@ -71,7 +73,8 @@ ropekit_status ropekit_partial_rotary(const ropekit_tensor *x, const ropekit_ten
     static const char api[] = "ropekit_partial_rotary";
     struct rk_pr_plan plan;
     ropekit_status st = rk_native_pr_plan(api, x, cos, sin, mode, start, end, direction, &plan);
-    if (st != ROPEKIT_OK) return st;
+    if (st != ROPEKIT_OK)
+        return st;
     enum rk_pr_rule rule;
     return rk_pr_execute(&plan, api, x->data, cos->data, sin->data, &rule);
 }
@@ -86,10 +89,13 @@ size_t ropekit_plan_describe(const ropekit_plan *plan, char *buf, size_t len) {
         buf = dummy;
         len = sizeof dummy;
     }
-    if (!plan) return (size_t)snprintf(buf, len, "(null plan)");
+    if (!plan)
+        return (size_t)snprintf(buf, len, "(null plan)");
     switch (plan->kind) {
     case RK_PLAN_PARTIAL_ROTARY:
         return rk_pr_describe(&plan->u.pr, buf, len);
+    case RK_PLAN_ROPE:
+        return rk_rope_describe(&plan->u.rope, buf, len);
     }
     return (size_t)snprintf(buf, len, "(unknown plan)");
 }

@@ -45,7 +45,8 @@ static void rk_pr_collapse(struct rk_pr_plan *pl, const ropekit_tensor *x, const
     int n = 0;
     for (int32_t k = 0; k < lead_x; k++) {
         int64_t ext = x->shape[k];
-        if (ext == 1) continue;
+        if (ext == 1)
+            continue;
         int32_t kc = k - (lead_x - lead_c);
         bool has_c = kc >= 0 && c->shape[kc] != 1;
         int64_t xst = x->strides[k] * xs;
@@ -78,7 +79,8 @@ ropekit_status rk_pr_plan_make(const struct rk_pr_problem *p, const struct rk_pr
     struct rk_pr_checked chk;
     memset(pl, 0, sizeof *pl);
     ropekit_status st = rk_pr_validate(p, pol, &chk, rule);
-    if (st != ROPEKIT_OK) return st;
+    if (st != ROPEKIT_OK)
+        return st;
     const ropekit_tensor *x = p->x, *c = p->cos, *s = p->sin;
     pl->mode = (int)p->mode;
     pl->direction = p->direction;
@@ -88,7 +90,8 @@ ropekit_status rk_pr_plan_make(const struct rk_pr_problem *p, const struct rk_pr
     rk_shape_str(x, pl->x_shape, sizeof pl->x_shape);
     rk_shape_str(c, pl->cs_shape, sizeof pl->cs_shape);
     pl->noop = chk.noop;
-    if (pl->noop) return ROPEKIT_OK;
+    if (pl->noop)
+        return ROPEKIT_OK;
 
     const int64_t xs = (int64_t)ropekit_dtype_size(x->dtype);
     const int64_t cs = (int64_t)ropekit_dtype_size(c->dtype);
@@ -159,7 +162,8 @@ static void rk_pr_task(void *ctx, int64_t task) {
             so += idx[d] * pl->s_step[d];
         }
         int64_t n = pl->extent[inner] - idx[inner];
-        if (n > r_end - r) n = r_end - r;
+        if (n > r_end - r)
+            n = r_end - r;
         args.x = run->x + xo;
         args.cos = run->cos + co;
         args.sin = run->sin + so;
@@ -184,7 +188,8 @@ static bool rk_spans_intersect(const void *a, const int64_t sa[2], const void *b
 ropekit_status rk_pr_check_data(const struct rk_pr_plan *pl, const char *api, const void *x,
                                 const void *cos, const void *sin, enum rk_pr_rule *rule) {
     *rule = RK_PR_RULE_NONE;
-    if (pl->noop) return ROPEKIT_OK;
+    if (pl->noop)
+        return ROPEKIT_OK;
     if (!x || !cos || !sin) {
         *rule = RK_PR_RULE_DATA_NULL;
         return rk_error_set(ROPEKIT_NULL_POINTER, "%s: %s data = NULL: required", api,
@@ -206,7 +211,8 @@ ropekit_status rk_pr_check_data(const struct rk_pr_plan *pl, const char *api, co
 ropekit_status rk_pr_execute(const struct rk_pr_plan *pl, const char *api, void *x, const void *cos,
                              const void *sin, enum rk_pr_rule *rule) {
     ropekit_status st = rk_pr_check_data(pl, api, x, cos, sin, rule);
-    if (st != ROPEKIT_OK || pl->noop) return st;
+    if (st != ROPEKIT_OK || pl->noop)
+        return st;
     struct rk_pr_run run = {pl, x, cos, sin, NULL};
     if (pl->mode == ROPEKIT_ROTARY_INTERLEAVE_HALF && pl->len > RK_PR_STACK_SCRATCH) {
         run.heap_scratch = malloc((size_t)(pl->tasks * pl->len) * sizeof(float));

@@ -133,7 +133,8 @@ ropekit_status rk_pr_validate(const struct rk_pr_problem *p, const struct rk_pr_
     out->len = end - start;
     out->noop = out->len == 0 || rk_tensor_numel(x) == 0 || rk_tensor_numel(c) == 0 ||
                 rk_tensor_numel(s) == 0;
-    if (out->noop) return ROPEKIT_OK;
+    if (out->noop)
+        return ROPEKIT_OK;
 
     const int64_t len = out->len;
     if (pol->max_d > 0 && d > pol->max_d)

@@ -45,7 +45,8 @@ static void *rk_array_new(const void *src, uint64_t n, size_t item, size_t heade
         return NULL;
     }
     memcpy(a, &n, sizeof n); /* every array header starts with its uint64_t size */
-    if (n > 0) memcpy(a + header, src, (size_t)n * item);
+    if (n > 0)
+        memcpy(a + header, src, (size_t)n * item);
     return a;
 }
 

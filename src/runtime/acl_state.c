@@ -17,7 +17,8 @@ bool rk_acl_require_init(const char *api) {
     pthread_mutex_lock(&rk_state_lock);
     bool ok = rk_initialized;
     pthread_mutex_unlock(&rk_state_lock);
-    if (!ok) rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: aclInit has not been called", api);
+    if (!ok)
+        rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: aclInit has not been called", api);
     return ok;
 }
 
@@ -60,7 +61,8 @@ aclError aclFinalize(void) {
 }
 
 static aclError rk_check_device(int32_t deviceId, const char *api) {
-    if (!rk_acl_require_init(api)) return ACL_ERROR_UNINITIALIZE;
+    if (!rk_acl_require_init(api))
+        return ACL_ERROR_UNINITIALIZE;
     if (deviceId != 0) {
         rk_error_set(ROPEKIT_INVALID_ARGUMENT,
                      "%s: deviceId = %d: ropekit has one device (the CPU), id 0", api,
@@ -76,7 +78,8 @@ aclError aclrtSetDevice(int32_t deviceId) {
 
 aclError aclrtResetDevice(int32_t deviceId) {
     aclError e = rk_check_device(deviceId, "aclrtResetDevice");
-    if (e == ACL_SUCCESS) rk_stream_drain_all();
+    if (e == ACL_SUCCESS)
+        rk_stream_drain_all();
     return e;
 }
 

@@ -88,7 +88,8 @@ aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDat
     }
     ropekit_tensor view =
         ropekit_tensor_make(NULL, (ropekit_dtype)dataType, (int32_t)viewDimsNum, viewDims, stride);
-    if (rk_tensor_check_layout(&view, RK_CT, "view") != ROPEKIT_OK) return NULL;
+    if (rk_tensor_check_layout(&view, RK_CT, "view") != ROPEKIT_OK)
+        return NULL;
     /* The view must stay inside the storage when a storage shape is given. */
     if (storageDimsNum > 0 && rk_tensor_numel(&view) > 0) {
         int64_t storage = 1;
@@ -129,7 +130,8 @@ aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDat
     t->dtype = dataType;
     t->format = format;
     t->storage_ndim = storageDimsNum;
-    if (storageDimsNum) memcpy(t->storage_dims, storageDims, storageDimsNum * sizeof(int64_t));
+    if (storageDimsNum)
+        memcpy(t->storage_dims, storageDims, storageDimsNum * sizeof(int64_t));
     t->data = tensorData;
     return t;
 }
@@ -150,7 +152,8 @@ static aclnnStatus rk_copy_dims(const int64_t *src, uint64_t n, int64_t **out, u
         rk_error_set(ROPEKIT_NO_MEMORY, "%s: out of memory", api);
         return ACLNN_ERR_INNER_NULLPTR;
     }
-    if (n) memcpy(*out, src, n * sizeof(int64_t));
+    if (n)
+        memcpy(*out, src, n * sizeof(int64_t));
     *count = n;
     return ACLNN_SUCCESS;
 }

@@ -20,7 +20,8 @@ static aclError rk_alloc(void **ptr, size_t size, enum rk_mem_kind kind, const c
         rk_error_set(ROPEKIT_NULL_POINTER, "%s: pointer output = NULL: required", api);
         return ACL_ERROR_INVALID_PARAM;
     }
-    if (!rk_acl_require_init(api)) return ACL_ERROR_UNINITIALIZE;
+    if (!rk_acl_require_init(api))
+        return ACL_ERROR_UNINITIALIZE;
     /* size 0 still gets a unique, valid pointer */
     size_t rounded =
         size == 0 ? RK_MEM_ALIGN : (size + RK_MEM_ALIGN - 1) & ~(size_t)(RK_MEM_ALIGN - 1);
@@ -109,7 +110,8 @@ aclError rk_memcpy_check(void *dst, size_t destMax, const void *src, size_t coun
 aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
                      aclrtMemcpyKind kind) {
     aclError e = rk_memcpy_check(dst, destMax, src, count, kind, "aclrtMemcpy");
-    if (e == ACL_SUCCESS && count > 0) memmove(dst, src, count);
+    if (e == ACL_SUCCESS && count > 0)
+        memmove(dst, src, count);
     return e;
 }
 
@@ -123,6 +125,7 @@ aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
         rk_error_set(ROPEKIT_NULL_POINTER, "aclrtMemset: devPtr = NULL with count = %zu", count);
         return ACL_ERROR_INVALID_PARAM;
     }
-    if (count > 0) memset(devPtr, (unsigned char)value, count);
+    if (count > 0)
+        memset(devPtr, (unsigned char)value, count);
     return ACL_SUCCESS;
 }

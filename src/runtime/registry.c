@@ -23,7 +23,8 @@ static size_t rk_probe(const struct rk_registry *r, const void *key, bool *found
             *found = false;
             return free_slot != SIZE_MAX ? free_slot : i;
         }
-        if (k == RK_REGISTRY_TOMBSTONE && free_slot == SIZE_MAX) free_slot = i;
+        if (k == RK_REGISTRY_TOMBSTONE && free_slot == SIZE_MAX)
+            free_slot = i;
         i = (i + 1) & mask;
     }
 }
@@ -60,7 +61,8 @@ bool rk_registry_add(struct rk_registry *r, const void *key, uint64_t tag) {
     } else {
         size_t i = rk_probe(r, key, &found);
         if (!found) {
-            if (r->slots[i].key == NULL) r->used++;
+            if (r->slots[i].key == NULL)
+                r->used++;
             r->live++;
         }
         r->slots[i].key = key;
@@ -76,7 +78,8 @@ bool rk_registry_take(struct rk_registry *r, const void *key, uint64_t *tag) {
     if (r->capacity && key) {
         size_t i = rk_probe(r, key, &found);
         if (found) {
-            if (tag) *tag = r->slots[i].tag;
+            if (tag)
+                *tag = r->slots[i].tag;
             r->slots[i].key = RK_REGISTRY_TOMBSTONE;
             r->live--;
         }
@@ -90,7 +93,8 @@ bool rk_registry_find(struct rk_registry *r, const void *key, uint64_t *tag) {
     pthread_mutex_lock(&r->lock);
     if (r->capacity && key) {
         size_t i = rk_probe(r, key, &found);
-        if (found && tag) *tag = r->slots[i].tag;
+        if (found && tag)
+            *tag = r->slots[i].tag;
     }
     pthread_mutex_unlock(&r->lock);
     return found;

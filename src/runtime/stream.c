@@ -38,10 +38,12 @@ static void *rk_stream_main(void *p) {
     for (;;) {
         while (!s->head && !s->stop)
             pthread_cond_wait(&s->wake, &s->lock);
-        if (!s->head && s->stop) break;
+        if (!s->head && s->stop)
+            break;
         struct rk_task *t = s->head;
         s->head = t->next;
-        if (!s->head) s->tail = NULL;
+        if (!s->head)
+            s->tail = NULL;
         s->busy = true;
         pthread_mutex_unlock(&s->lock);
 
@@ -49,14 +51,16 @@ static void *rk_stream_main(void *p) {
         result.code = ACL_SUCCESS;
         result.message[0] = '\0';
         t->run(t->arg, &result);
-        if (t->release) t->release(t->arg);
+        if (t->release)
+            t->release(t->arg);
         free(t);
 
         pthread_mutex_lock(&s->lock);
         s->busy = false;
         if (result.code != ACL_SUCCESS && s->first_error.code == ACL_SUCCESS)
             s->first_error = result;
-        if (!s->head) pthread_cond_broadcast(&s->drained);
+        if (!s->head)
+            pthread_cond_broadcast(&s->drained);
     }
     pthread_mutex_unlock(&s->lock);
     return NULL;
@@ -64,7 +68,8 @@ static void *rk_stream_main(void *p) {
 
 static struct rk_stream *rk_stream_new(void) {
     struct rk_stream *s = calloc(1, sizeof *s);
-    if (!s) return NULL;
+    if (!s)
+        return NULL;
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->wake, NULL);
     pthread_cond_init(&s->drained, NULL);
@@ -99,7 +104,8 @@ static void rk_stream_free(struct rk_stream *s) {
 
 static struct rk_stream *rk_default(bool create) {
     pthread_mutex_lock(&rk_default_lock);
-    if (!rk_default_stream && create) rk_default_stream = rk_stream_new();
+    if (!rk_default_stream && create)
+        rk_default_stream = rk_stream_new();
     struct rk_stream *s = rk_default_stream;
     pthread_mutex_unlock(&rk_default_lock);
     return s;
@@ -109,7 +115,8 @@ static struct rk_stream *rk_default(bool create) {
 static struct rk_stream *rk_resolve(aclrtStream stream, const char *api) {
     if (stream == NULL) {
         struct rk_stream *s = rk_default(true);
-        if (!s) rk_error_set(ROPEKIT_NO_MEMORY, "%s: cannot start the default stream", api);
+        if (!s)
+            rk_error_set(ROPEKIT_NO_MEMORY, "%s: cannot start the default stream", api);
         return s;
     }
     if (!rk_registry_find(&rk_streams, stream, NULL)) {
@@ -126,8 +133,10 @@ aclError rk_stream_submit(aclrtStream stream, rk_task_run_fn run, rk_task_releas
     struct rk_stream *s = rk_resolve(stream, "stream submit");
     struct rk_task *t = s ? malloc(sizeof *t) : NULL;
     if (!t) {
-        if (release) release(arg);
-        if (s) rk_error_set(ROPEKIT_NO_MEMORY, "stream submit: out of memory");
+        if (release)
+            release(arg);
+        if (s)
+            rk_error_set(ROPEKIT_NO_MEMORY, "stream submit: out of memory");
         return s ? ACL_ERROR_BAD_ALLOC : ACL_ERROR_INVALID_PARAM;
     }
     t->next = NULL;
@@ -150,10 +159,12 @@ aclError aclrtCreateStream(aclrtStream *stream) {
         rk_error_set(ROPEKIT_NULL_POINTER, "aclrtCreateStream: stream = NULL: output required");
         return ACL_ERROR_INVALID_PARAM;
     }
-    if (!rk_acl_require_init("aclrtCreateStream")) return ACL_ERROR_UNINITIALIZE;
+    if (!rk_acl_require_init("aclrtCreateStream"))
+        return ACL_ERROR_UNINITIALIZE;
     struct rk_stream *s = rk_stream_new();
     if (!s || !rk_registry_add(&rk_streams, s, 0)) {
-        if (s) rk_stream_free(s);
+        if (s)
+            rk_stream_free(s);
         rk_error_set(ROPEKIT_NO_MEMORY, "aclrtCreateStream: cannot start a stream worker");
         return ACL_ERROR_RT_FAILURE;
     }
@@ -175,14 +186,16 @@ aclError aclrtDestroyStream(aclrtStream stream) {
 
 aclError aclrtSynchronizeStream(aclrtStream stream) {
     struct rk_stream *s = rk_resolve(stream, "aclrtSynchronizeStream");
-    if (!s) return ACL_ERROR_INVALID_PARAM;
+    if (!s)
+        return ACL_ERROR_INVALID_PARAM;
     rk_stream_wait(s);
     pthread_mutex_lock(&s->lock);
     struct rk_task_result err = s->first_error;
     s->first_error.code = ACL_SUCCESS;
     s->first_error.message[0] = '\0';
     pthread_mutex_unlock(&s->lock);
-    if (err.code != ACL_SUCCESS) rk_error_set_text(err.message);
+    if (err.code != ACL_SUCCESS)
+        rk_error_set_text(err.message);
     return err.code;
 }
 
@@ -194,7 +207,8 @@ static void rk_wait_one(const void *key, uint64_t tag, void *ctx) {
 
 void rk_stream_drain_all(void) {
     struct rk_stream *d = rk_default(false);
-    if (d) rk_stream_wait(d);
+    if (d)
+        rk_stream_wait(d);
     rk_registry_each(&rk_streams, rk_wait_one, NULL);
 }
 
@@ -203,7 +217,8 @@ void rk_stream_shutdown_default(void) {
     struct rk_stream *s = rk_default_stream;
     rk_default_stream = NULL;
     pthread_mutex_unlock(&rk_default_lock);
-    if (s) rk_stream_free(s);
+    if (s)
+        rk_stream_free(s);
 }
 
 /* ---- asynchronous memcpy ---- */
@@ -223,7 +238,8 @@ static void rk_copy_run(void *arg, struct rk_task_result *result) {
 aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
                           aclrtMemcpyKind kind, aclrtStream stream) {
     aclError e = rk_memcpy_check(dst, destMax, src, count, kind, "aclrtMemcpyAsync");
-    if (e != ACL_SUCCESS) return e;
+    if (e != ACL_SUCCESS)
+        return e;
     struct rk_copy_task *c = malloc(sizeof *c);
     if (!c) {
         rk_error_set(ROPEKIT_NO_MEMORY, "aclrtMemcpyAsync: out of memory");

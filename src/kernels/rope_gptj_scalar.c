@@ -1,0 +1,6 @@
+/* Scalar gptj-style rope kernels, every dtype pair. */
+#include "kernels/rope_scalar_decls.h"
+#include "kernels/rope_scalar_impl.h"
+
+#define RK_DEFINE_GPTJ(s, xd, cd) RK_DEFINE_ROPE_KERNEL(s, 1, xd, cd)
+RK_DTYPE_PAIRS(RK_DEFINE_GPTJ, gptj)

@@ -1,0 +1,6 @@
+/* Scalar neox-style rope kernels, every dtype pair. */
+#include "kernels/rope_scalar_decls.h"
+#include "kernels/rope_scalar_impl.h"
+
+#define RK_DEFINE_NEOX(s, xd, cd) RK_DEFINE_ROPE_KERNEL(s, 0, xd, cd)
+RK_DTYPE_PAIRS(RK_DEFINE_NEOX, neox)

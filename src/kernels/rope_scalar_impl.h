@@ -1,0 +1,42 @@
+/* Generic scalar loop of the rope kernels; rope_<style>_scalar.c instantiate it. */
+#ifndef ROPEKIT_KERNELS_ROPE_SCALAR_IMPL_H_
+#define ROPEKIT_KERNELS_ROPE_SCALAR_IMPL_H_
+
+#include "kernels/rope_kernel.h"
+#include "kernels/scalar_elem.h"
+
+#define RK_DT_f32 RK_KDT_F32
+#define RK_DT_f16 RK_KDT_F16
+#define RK_DT_bf16 RK_KDT_BF16
+
+static inline __attribute__((always_inline)) void rk_rope_rows_scalar(const struct rk_rope_rows *a,
+                                                                      int gptj, enum rk_kdtype xdt,
+                                                                      enum rk_kdtype cdt) {
+    const int64_t h = a->half;
+    const int64_t xs = xdt == RK_KDT_F32 ? 4 : 2;
+    for (int64_t head = 0; head < a->heads; head++) {
+        const char *in = a->in + head * a->in_head;
+        char *out = a->out + head * a->out_head;
+        for (int64_t j = 0; j < h; j++) {
+            int64_t p = gptj ? 2 * j : j, r = gptj ? 2 * j + 1 : j + h;
+            float va = rk_load_elem(in + p * a->in_col, xdt);
+            float vb = rk_load_elem(in + r * a->in_col, xdt);
+            float c = rk_load_elem(a->cos + j * a->cs_col, cdt);
+            float s = rk_load_elem(a->sin + j * a->cs_col, cdt);
+            float oa, ob;
+            rk_pair_forward(va, vb, c, s, c, s, &oa, &ob);
+            rk_store_elem(out + p * a->out_col, oa, xdt);
+            rk_store_elem(out + r * a->out_col, ob, xdt);
+        }
+        if (out != in)
+            for (int64_t e = 2 * h; e < a->head_size; e++)
+                memcpy(out + e * a->out_col, in + e * a->in_col, (size_t)xs);
+    }
+}
+
+#define RK_DEFINE_ROPE_KERNEL(style_name, style_id, xd, cd)                                        \
+    void rk_rope_##style_name##_##xd##cd##__scalar(const struct rk_rope_rows *a) {                 \
+        rk_rope_rows_scalar(a, style_id, RK_DT_##xd, RK_DT_##cd);                                  \
+    }
+
+#endif /* ROPEKIT_KERNELS_ROPE_SCALAR_IMPL_H_ */

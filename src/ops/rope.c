@@ -1,0 +1,327 @@
+/* RopeWithSinCosCache: plan (the CPU "tiling") and run. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/parallel.h"
+#include "core/tensor_view.h"
+#include "kernels/dispatch.h"
+#include "ops/rope_internal.h"
+
+/* Gathered mrope coefficients of up to this many bytes live on the task's stack. */
+#define RK_ROPE_STACK_SCRATCH 16384
+#define RK_ROPE_MIN_TASK_BYTES (64 * 1024)
+
+struct rk_view_geom rk_view_geom_of(const ropekit_tensor *t) {
+    struct rk_view_geom g = {0};
+    struct rk_span s = rk_tensor_span(t);
+    const int64_t item = (int64_t)ropekit_dtype_size(t->dtype);
+    g.span_lo = s.lo;
+    g.span_hi = s.hi;
+    if (t->ndim < 1 || rk_tensor_numel(t) == 0)
+        return g;
+    g.rows = t->shape[0];
+    g.row_stride = t->strides[0] * item;
+    /* dims 1.. must be packed row-major for a row to be one contiguous run */
+    int64_t expect = 1;
+    g.rows_dense = true;
+    for (int32_t i = t->ndim - 1; i >= 1; i--) {
+        if (t->shape[i] != 1 && t->strides[i] != expect)
+            g.rows_dense = false;
+        expect *= t->shape[i];
+    }
+    g.row_bytes = expect * item;
+    if (g.rows == 1)
+        g.row_stride = 0;
+    return g;
+}
+
+static int64_t rk_floor_div(int64_t a, int64_t b) {
+    int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+bool rk_views_overlap(const struct rk_view_geom *a, const void *a_data,
+                      const struct rk_view_geom *b, const void *b_data) {
+    if (a->span_lo == a->span_hi || b->span_lo == b->span_hi)
+        return false;
+    intptr_t a0 = (intptr_t)a_data, b0 = (intptr_t)b_data;
+    if (a0 + a->span_hi <= b0 + b->span_lo || b0 + b->span_hi <= a0 + a->span_lo)
+        return false;
+    if (!a->rows_dense || !b->rows_dense)
+        return true;
+    /* A row stride S shared by both views (a single row takes the other's stride). */
+    int64_t s = a->rows > 1 ? a->row_stride : b->row_stride;
+    if (b->rows > 1 && b->row_stride != s)
+        return true;
+    if (s <= 0)
+        return true; /* two single rows whose spans intersect, or negative strides */
+    if (a->row_bytes > s || b->row_bytes > s)
+        return true;
+    /* Rows i of A and j of B meet iff d + (i - j) * s lies in (-wa, wb), d = a0 - b0. */
+    int64_t d = (int64_t)(a0 - b0), wa = a->row_bytes, wb = b->row_bytes;
+    int64_t k_lo = -rk_floor_div(wa + d - 1, s); /* smallest k with k*s >= 1 - wa - d */
+    int64_t k_hi = rk_floor_div(wb - d - 1, s);  /* largest k with k*s <= wb - d - 1 */
+    if (k_lo < -(b->rows - 1))
+        k_lo = -(b->rows - 1);
+    if (k_hi > a->rows - 1)
+        k_hi = a->rows - 1;
+    return k_lo <= k_hi;
+}
+
+static void rk_rope_side_make(struct rk_rope_side *side, const ropekit_tensor *in,
+                              const ropekit_tensor *out, int64_t heads, int64_t hs) {
+    if (!in)
+        return;
+    const int64_t xs = (int64_t)ropekit_dtype_size(in->dtype);
+    side->present = true;
+    side->heads = heads;
+    side->in_tok = in->strides[0] * xs;
+    side->out_tok = out->strides[0] * xs;
+    side->in_col = in->strides[in->ndim - 1] * xs;
+    side->out_col = out->strides[out->ndim - 1] * xs;
+    side->in_head = in->ndim == 3 ? in->strides[1] * xs : hs * side->in_col;
+    side->out_head = out->ndim == 3 ? out->strides[1] * xs : hs * side->out_col;
+    side->same_layout = in->ndim == out->ndim;
+    for (int32_t i = 0; side->same_layout && i < in->ndim; i++)
+        side->same_layout = in->strides[i] == out->strides[i] || in->shape[i] == 1;
+    side->in_geom = rk_view_geom_of(in);
+    side->out_geom = rk_view_geom_of(out);
+}
+
+ropekit_status rk_rope_plan_make(const struct rk_rope_problem *p, const struct rk_rope_policy *pol,
+                                 struct rk_rope_plan *pl, enum rk_rope_rule *rule) {
+    struct rk_rope_checked chk;
+    memset(pl, 0, sizeof *pl);
+    ropekit_status st = rk_rope_validate(p, pol, &chk, rule);
+    if (st != ROPEKIT_OK)
+        return st;
+    const ropekit_tensor *x = p->query_in ? p->query_in : p->key_in;
+    const ropekit_tensor *cache = p->cache, *pos = p->positions;
+    pl->noop = chk.noop;
+    pl->mrope = chk.mrope;
+    pl->style = p->style;
+    pl->cache_mode = (int)p->cache_mode;
+    pl->nsec = chk.nsec;
+    for (int i = 0; chk.mrope && i < chk.nsec; i++)
+        pl->sections[i] = p->sections[i];
+    pl->x_dtype = x->dtype;
+    pl->cs_dtype = cache->dtype;
+    pl->tokens = chk.tokens;
+    pl->head_size = p->head_size;
+    pl->rot_dim = chk.rot_dim;
+    pl->half = chk.rot_dim / 2;
+    pl->max_pos = chk.max_pos;
+    char b1[64], b2[64], b3[64];
+    snprintf(pl->desc_shapes, sizeof pl->desc_shapes, "q=%s k=%s cache=%s",
+             p->query_in ? rk_shape_str(p->query_in, b1, sizeof b1) : "-",
+             p->key_in ? rk_shape_str(p->key_in, b2, sizeof b2) : "-",
+             rk_shape_str(cache, b3, sizeof b3));
+    rk_rope_side_make(&pl->q, p->query_in, p->query_out, chk.q_heads, p->head_size);
+    rk_rope_side_make(&pl->k, p->key_in, p->key_out, chk.k_heads, p->head_size);
+    pl->pos_col = pos->strides[pos->ndim - 1] * 8;
+    pl->pos_row = pos->ndim == 2 ? pos->strides[0] * 8 : 0;
+    const int64_t cs = (int64_t)ropekit_dtype_size(cache->dtype);
+    pl->cache_row = cache->strides[0] * cs;
+    pl->cache_col = cache->strides[1] * cs;
+    pl->pos_geom = rk_view_geom_of(pos);
+    pl->cache_geom = rk_view_geom_of(cache);
+
+    if (pl->noop)
+        return ROPEKIT_OK;
+    const int64_t xs = (int64_t)ropekit_dtype_size(x->dtype);
+    bool unit = (!pl->q.present || (pl->q.in_col == xs && pl->q.out_col == xs)) &&
+                (!pl->k.present || (pl->k.in_col == xs && pl->k.out_col == xs)) &&
+                (pl->mrope || pl->cache_col == cs);
+    struct rk_rope_kernel k = rk_rope_kernel_pick(pl->style, x->dtype, cache->dtype, unit);
+    if (!k.fn) {
+        *rule = RK_ROPE_RULE_DTYPE;
+        return rk_error_set(ROPEKIT_INTERNAL, "%s: no rope kernel", pol->api);
+    }
+    pl->kernel = k.fn;
+    pl->isa = k.isa;
+    int64_t per_token = (pl->q.heads + pl->k.heads) * pl->head_size * xs * 2 + pl->rot_dim * cs;
+    struct rk_split split = rk_split_work(pl->tokens, per_token, RK_ROPE_MIN_TASK_BYTES);
+    pl->tasks = split.tasks;
+    pl->tokens_per_task = split.items_per_task;
+    pl->threads = split.threads;
+    return ROPEKIT_OK;
+}
+
+/* Overlap rules (SPEC §5.5 row 16): an output may be exactly its own input (in place);
+ * otherwise no output shares a byte with itself, another output or any input. */
+ropekit_status rk_rope_check_data(const struct rk_rope_plan *pl, const char *api,
+                                  const int64_t *positions, const void *q_in, const void *k_in,
+                                  const void *cache, const void *q_out, const void *k_out,
+                                  enum rk_rope_rule *rule) {
+    *rule = RK_ROPE_RULE_NONE;
+    const void *data[6] = {positions, q_in, k_in, cache, q_out, k_out};
+    const struct rk_view_geom *geom[6] = {&pl->pos_geom,   &pl->q.in_geom,  &pl->k.in_geom,
+                                          &pl->cache_geom, &pl->q.out_geom, &pl->k.out_geom};
+    static const char *names[6] = {"positions",   "queryIn",  "keyIn",
+                                   "cosSinCache", "queryOut", "keyOut"};
+    const bool present[6] = {true, pl->q.present, pl->k.present,
+                             true, pl->q.present, pl->k.present};
+    for (int i = 0; i < 6; i++) {
+        if (present[i] && !data[i] && geom[i]->span_hi > geom[i]->span_lo) {
+            *rule = RK_ROPE_RULE_DATA_NULL;
+            return rk_error_set(ROPEKIT_NULL_POINTER, "%s: %s data = NULL: required", api,
+                                names[i]);
+        }
+    }
+    if (pl->noop)
+        return ROPEKIT_OK;
+    for (int o = 4; o < 6; o++) {
+        if (!present[o])
+            continue;
+        const struct rk_rope_side *side = o == 4 ? &pl->q : &pl->k;
+        for (int i = 0; i < 6; i++) {
+            if (!present[i] || i == o)
+                continue;
+            if (i == o - 3 && data[i] == data[o] && side->same_layout)
+                continue; /* in place */
+            if (rk_views_overlap(geom[o], data[o], geom[i], data[i])) {
+                *rule = RK_ROPE_RULE_OVERLAP;
+                return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
+                                    "%s: %s memory overlaps %s: an output may only be exactly "
+                                    "its input (in place)",
+                                    api, names[o], names[i]);
+            }
+        }
+    }
+    return ROPEKIT_OK;
+}
+
+static int64_t rk_position(const struct rk_rope_plan *pl, const int64_t *positions, int row,
+                           int64_t t) {
+    int64_t v;
+    memcpy(&v, (const char *)positions + row * pl->pos_row + t * pl->pos_col, sizeof v);
+    return v;
+}
+
+/* Which position row feeds coefficient j (SPEC §5.3). */
+static int rk_section_of(const struct rk_rope_plan *pl, int64_t j) {
+    if (pl->cache_mode == 1) {
+        int64_t r = j % 3, blk = j / 3;
+        if (r == 1 && blk < pl->sections[1])
+            return 1;
+        if (r == 2 && blk < pl->sections[2])
+            return 2;
+        return 0;
+    }
+    int64_t end = 0;
+    for (int k = 0; k < pl->nsec; k++) {
+        end += pl->sections[k];
+        if (j < end)
+            return k;
+    }
+    return pl->nsec - 1;
+}
+
+struct rk_rope_run {
+    const struct rk_rope_plan *pl;
+    const int64_t *positions;
+    const char *q_in, *k_in, *cache;
+    char *q_out, *k_out;
+    char *heap_scratch; /* tasks * 2h coefficients when the stack is too small */
+};
+
+static void rk_rope_heads(const struct rk_rope_plan *pl, const struct rk_rope_side *side,
+                          const char *in, char *out, int64_t t, struct rk_rope_rows *args) {
+    args->in = in + t * side->in_tok;
+    args->out = out + t * side->out_tok;
+    args->heads = side->heads;
+    args->in_head = side->in_head;
+    args->out_head = side->out_head;
+    args->in_col = side->in_col;
+    args->out_col = side->out_col;
+    pl->kernel(args);
+}
+
+static void rk_rope_task(void *ctx, int64_t task) {
+    const struct rk_rope_run *run = ctx;
+    const struct rk_rope_plan *pl = run->pl;
+    const int64_t cs = (int64_t)ropekit_dtype_size(pl->cs_dtype), h = pl->half;
+    _Alignas(64) char stack_scratch[RK_ROPE_STACK_SCRATCH];
+    char *gc = run->heap_scratch ? run->heap_scratch + task * 2 * h * cs : stack_scratch;
+    char *gs = gc + h * cs;
+    int64_t t0 = task * pl->tokens_per_task;
+    int64_t t1 = t0 + pl->tokens_per_task < pl->tokens ? t0 + pl->tokens_per_task : pl->tokens;
+    struct rk_rope_rows args = {.half = h, .head_size = pl->head_size};
+    for (int64_t t = t0; t < t1; t++) {
+        if (pl->mrope) {
+            for (int64_t j = 0; j < h; j++) {
+                int64_t row = rk_position(pl, run->positions, rk_section_of(pl, j), t);
+                const char *src = run->cache + row * pl->cache_row;
+                memcpy(gc + j * cs, src + j * pl->cache_col, (size_t)cs);
+                memcpy(gs + j * cs, src + (h + j) * pl->cache_col, (size_t)cs);
+            }
+            args.cos = gc;
+            args.sin = gs;
+            args.cs_col = cs;
+        } else {
+            const char *row = run->cache + rk_position(pl, run->positions, 0, t) * pl->cache_row;
+            args.cos = row;
+            args.sin = row + h * pl->cache_col;
+            args.cs_col = pl->cache_col;
+        }
+        if (pl->q.present)
+            rk_rope_heads(pl, &pl->q, run->q_in, run->q_out, t, &args);
+        if (pl->k.present)
+            rk_rope_heads(pl, &pl->k, run->k_in, run->k_out, t, &args);
+    }
+}
+
+ropekit_status rk_rope_execute(const struct rk_rope_plan *pl, const char *api,
+                               const int64_t *positions, const void *q_in, const void *k_in,
+                               const void *cache, void *q_out, void *k_out,
+                               enum rk_rope_rule *rule) {
+    ropekit_status st =
+        rk_rope_check_data(pl, api, positions, q_in, k_in, cache, q_out, k_out, rule);
+    if (st != ROPEKIT_OK || pl->noop)
+        return st;
+    /* SPEC §5.5 (E): every position is checked before anything is written. */
+    for (int r = 0; r < pl->nsec; r++)
+        for (int64_t t = 0; t < pl->tokens; t++) {
+            int64_t v = rk_position(pl, positions, r, t);
+            if (v < 0 || v >= pl->max_pos) {
+                *rule = RK_ROPE_RULE_POS_RANGE;
+                return rk_error_set(ROPEKIT_OUT_OF_RANGE,
+                                    "%s: positions[%d][%lld] = %lld: must be in [0, maxSeqLen = "
+                                    "%lld)",
+                                    api, r, (long long)t, (long long)v, (long long)pl->max_pos);
+            }
+        }
+    struct rk_rope_run run = {pl, positions, q_in, k_in, cache, q_out, k_out, NULL};
+    const int64_t scratch = 2 * pl->half * (int64_t)ropekit_dtype_size(pl->cs_dtype);
+    if (pl->mrope && scratch > RK_ROPE_STACK_SCRATCH) {
+        run.heap_scratch = malloc((size_t)(pl->tasks * scratch));
+        if (!run.heap_scratch) {
+            *rule = RK_ROPE_RULE_NO_MEMORY;
+            return rk_error_set(ROPEKIT_NO_MEMORY, "%s: scratch: out of memory", api);
+        }
+    }
+    rk_parallel_for(pl->tasks, pl->threads, rk_rope_task, &run);
+    free(run.heap_scratch);
+    return ROPEKIT_OK;
+}
+
+size_t rk_rope_describe(const struct rk_rope_plan *pl, char *buf, size_t len) {
+    char sec[96] = "";
+    size_t used = 0;
+    for (int i = 0; pl->mrope && i < pl->nsec && used < sizeof sec; i++)
+        used += (size_t)snprintf(sec + used, sizeof sec - used, i ? ",%lld" : " sections=[%lld",
+                                 (long long)pl->sections[i]);
+    if (pl->mrope && used < sizeof sec)
+        snprintf(sec + used, sizeof sec - used, "] cache_mode=%d", pl->cache_mode);
+    int n = snprintf(buf, len,
+                     "rope %s %s x=%s cache=%s %s head_size=%lld rotary_dim=%lld tokens=%lld%s "
+                     "kernel=%s tasks=%lld threads=%d%s",
+                     pl->style == RK_ROPE_NEOX ? "neox" : "gptj", pl->mrope ? "mrope" : "rope",
+                     ropekit_dtype_name(pl->x_dtype), ropekit_dtype_name(pl->cs_dtype),
+                     pl->desc_shapes, (long long)pl->head_size, (long long)pl->rot_dim,
+                     (long long)pl->tokens, sec, ropekit_isa_name(pl->isa), (long long)pl->tasks,
+                     pl->threads, pl->noop ? " (no-op)" : "");
+    return n < 0 ? 0 : (size_t)n;
+}

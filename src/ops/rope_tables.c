@@ -1,0 +1,264 @@
+/* Cos/sin tables: RopeWithSinCosCache's [max_positions, rotary_dim] cache and
+ * InplacePartialRotaryMul's per-position coefficient rows, with the rope scaling
+ * variants inference engines use (linear, dynamic NTK, YaRN, Llama-3). Angles are
+ * computed in double and each stored value is rounded once. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/dtype_convert.h"
+#include "core/error.h"
+#include "kernels/dispatch.h"
+#include "ropekit/ropekit.h"
+
+#define RK_PI 3.14159265358979323846
+
+void ropekit_rope_scaling_defaults(ropekit_rope_scaling *out, ropekit_rope_scaling_type type) {
+    if (!out)
+        return;
+    memset(out, 0, sizeof *out);
+    out->type = type;
+    out->factor = 1.0;
+    out->original_max_position = 8192;
+    out->beta_fast = 32.0;
+    out->beta_slow = 1.0;
+    out->extrapolation_factor = 1.0;
+    out->attn_factor = 1.0;
+    out->low_freq_factor = 1.0;
+    out->high_freq_factor = 4.0;
+}
+
+static ropekit_status rk_check_scaling(const ropekit_rope_scaling *sc, int64_t rotary_dim,
+                                       const char *api) {
+    if (!sc || sc->type == ROPEKIT_SCALING_NONE)
+        return ROPEKIT_OK;
+    if ((int)sc->type < 0 || sc->type > ROPEKIT_SCALING_LLAMA3)
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: scaling type = %d: unknown", api,
+                            (int)sc->type);
+    if (!(sc->factor > 0) || !isfinite(sc->factor))
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: scaling factor = %g: must be > 0", api,
+                            sc->factor);
+    if (sc->type != ROPEKIT_SCALING_LINEAR && sc->original_max_position < 1)
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
+                            "%s: original_max_position = %lld: must be >= 1", api,
+                            (long long)sc->original_max_position);
+    if (sc->type == ROPEKIT_SCALING_DYNAMIC_NTK && rotary_dim <= 2)
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
+                            "%s: rotary_dim = %lld: dynamic NTK needs rotary_dim > 2", api,
+                            (long long)rotary_dim);
+    if (sc->type == ROPEKIT_SCALING_YARN && (!(sc->beta_fast > 0) || !(sc->beta_slow > 0)))
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
+                            "%s: YaRN beta_fast = %g, beta_slow = %g: must be > 0", api,
+                            sc->beta_fast, sc->beta_slow);
+    if (sc->type == ROPEKIT_SCALING_LLAMA3 &&
+        (!(sc->low_freq_factor > 0) || !(sc->high_freq_factor > 0)))
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
+                            "%s: Llama-3 low/high_freq_factor = %g/%g: must be > 0", api,
+                            sc->low_freq_factor, sc->high_freq_factor);
+    return ROPEKIT_OK;
+}
+
+/* YaRN: the dimension index at which a frequency completes `rotations` turns over the
+ * original context. */
+static double rk_yarn_correction_dim(double rotations, int64_t dim, double base, int64_t max_pos) {
+    return ((double)dim * log((double)max_pos / (rotations * 2 * RK_PI))) / (2 * log(base));
+}
+
+static void rk_inv_freq(double *inv, int64_t dim, double base, int64_t max_positions,
+                        const ropekit_rope_scaling *sc) {
+    const int64_t h = dim / 2;
+    ropekit_rope_scaling_type type = sc ? sc->type : ROPEKIT_SCALING_NONE;
+    if (type == ROPEKIT_SCALING_DYNAMIC_NTK && max_positions > sc->original_max_position) {
+        double ratio = sc->factor * (double)max_positions / (double)sc->original_max_position -
+                       (sc->factor - 1);
+        base *= pow(ratio, (double)dim / (double)(dim - 2));
+    }
+    for (int64_t i = 0; i < h; i++)
+        inv[i] = 1.0 / pow(base, (double)(2 * i) / (double)dim);
+    if (type == ROPEKIT_SCALING_YARN) {
+        double lo =
+            floor(rk_yarn_correction_dim(sc->beta_fast, dim, base, sc->original_max_position));
+        double hi =
+            ceil(rk_yarn_correction_dim(sc->beta_slow, dim, base, sc->original_max_position));
+        if (lo < 0)
+            lo = 0;
+        if (hi > (double)(dim - 1))
+            hi = (double)(dim - 1);
+        if (lo == hi)
+            hi += 0.001;
+        for (int64_t i = 0; i < h; i++) {
+            double ramp = ((double)i - lo) / (hi - lo);
+            ramp = ramp < 0 ? 0 : ramp > 1 ? 1 : ramp;
+            double mask = (1 - ramp) * sc->extrapolation_factor;
+            double extrapolated = inv[i], interpolated = inv[i] / sc->factor;
+            inv[i] = interpolated * (1 - mask) + extrapolated * mask;
+        }
+    } else if (type == ROPEKIT_SCALING_LLAMA3) {
+        double orig = (double)sc->original_max_position;
+        double low_wavelen = orig / sc->low_freq_factor, high_wavelen = orig / sc->high_freq_factor;
+        for (int64_t i = 0; i < h; i++) {
+            double wavelen = 2 * RK_PI / inv[i];
+            if (wavelen < high_wavelen)
+                continue;
+            if (wavelen > low_wavelen) {
+                inv[i] /= sc->factor;
+                continue;
+            }
+            double smooth = sc->low_freq_factor == sc->high_freq_factor
+                                ? 0
+                                : (orig / wavelen - sc->low_freq_factor) /
+                                      (sc->high_freq_factor - sc->low_freq_factor);
+            inv[i] = (1 - smooth) * inv[i] / sc->factor + smooth * inv[i];
+        }
+    }
+}
+
+ropekit_status ropekit_rope_inv_freq(double *inv_freq, int64_t rotary_dim, double base,
+                                     int64_t max_positions, const ropekit_rope_scaling *scaling) {
+    static const char api[] = "ropekit_rope_inv_freq";
+    if (!inv_freq)
+        return rk_error_set(ROPEKIT_NULL_POINTER, "%s: inv_freq = NULL", api);
+    if (rotary_dim < 2 || rotary_dim % 2)
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: rotary_dim = %lld: must be even, >= 2",
+                            api, (long long)rotary_dim);
+    if (!(base > 1) || !isfinite(base))
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: base = %g: must be > 1", api, base);
+    ropekit_status st = rk_check_scaling(scaling, rotary_dim, api);
+    if (st != ROPEKIT_OK)
+        return st;
+    rk_inv_freq(inv_freq, rotary_dim, base, max_positions, scaling);
+    return ROPEKIT_OK;
+}
+
+/* Scale of cos/sin values (YaRN's attention factor); 1 otherwise. */
+static double rk_magnitude(const ropekit_rope_scaling *sc) {
+    if (!sc || sc->type != ROPEKIT_SCALING_YARN)
+        return 1.0;
+    double mscale = sc->factor <= 1 ? 1.0 : 0.1 * log(sc->factor) + 1.0;
+    return mscale * sc->attn_factor;
+}
+
+/* Position as the angle sees it (linear scaling divides it). */
+static double rk_scaled_position(int64_t p, const ropekit_rope_scaling *sc) {
+    if (sc && sc->type == ROPEKIT_SCALING_LINEAR)
+        return (double)p / sc->factor;
+    return (double)p;
+}
+
+static void rk_store_f64(void *base, int64_t index, double v, ropekit_dtype dtype) {
+    if (dtype == ROPEKIT_F32) {
+        float f = (float)v;
+        memcpy((char *)base + index * 4, &f, 4);
+    } else {
+        uint16_t h = dtype == ROPEKIT_F16 ? rk_f64_to_f16(v) : rk_f64_to_bf16(v);
+        memcpy((char *)base + index * 2, &h, 2);
+    }
+}
+
+static ropekit_status rk_check_table(const char *api, ropekit_dtype dtype, int64_t rows,
+                                     int64_t len, double base) {
+    if (rk_kdtype_of(dtype) < 0)
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
+                            "%s: dtype = %d: must be float32, float16 or bfloat16", api,
+                            (int)dtype);
+    if (rows < 0)
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: positions = %lld: must be >= 0", api,
+                            (long long)rows);
+    if (len < 2 || len % 2)
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: rotary_dim = %lld: must be even, >= 2",
+                            api, (long long)len);
+    if (!(base > 1) || !isfinite(base))
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: base = %g: must be > 1", api, base);
+    if (len > (INT64_MAX / 4) / (rows > 0 ? rows : 1))
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: table size overflows", api);
+    return ROPEKIT_OK;
+}
+
+ropekit_status ropekit_cos_sin_cache_build(void *cache, ropekit_dtype dtype, int64_t max_positions,
+                                           int64_t rotary_dim, double base,
+                                           const ropekit_rope_scaling *scaling) {
+    static const char api[] = "ropekit_cos_sin_cache_build";
+    ropekit_status st = rk_check_table(api, dtype, max_positions, rotary_dim, base);
+    if (st == ROPEKIT_OK)
+        st = rk_check_scaling(scaling, rotary_dim, api);
+    if (st != ROPEKIT_OK)
+        return st;
+    if (!cache && max_positions > 0)
+        return rk_error_set(ROPEKIT_NULL_POINTER, "%s: cache = NULL", api);
+    const int64_t h = rotary_dim / 2;
+    double *inv = malloc((size_t)h * sizeof *inv);
+    if (!inv)
+        return rk_error_set(ROPEKIT_NO_MEMORY, "%s: out of memory", api);
+    rk_inv_freq(inv, rotary_dim, base, max_positions, scaling);
+    const double mag = rk_magnitude(scaling);
+    for (int64_t p = 0; p < max_positions; p++) {
+        double pos = rk_scaled_position(p, scaling);
+        for (int64_t i = 0; i < h; i++) {
+            double angle = pos * inv[i];
+            rk_store_f64(cache, p * rotary_dim + i, cos(angle) * mag, dtype);
+            rk_store_f64(cache, p * rotary_dim + h + i, sin(angle) * mag, dtype);
+        }
+    }
+    free(inv);
+    return ROPEKIT_OK;
+}
+
+/* Positions of the two members of pair f in a row of length len laid out for `mode`. */
+static void rk_pair_slots(ropekit_rotary_mode mode, int64_t len, int64_t f, int64_t *a,
+                          int64_t *b) {
+    const int64_t h = len / 2, q = len / 4;
+    switch (mode) {
+    case ROPEKIT_ROTARY_INTERLEAVE:
+        *a = 2 * f;
+        *b = 2 * f + 1;
+        return;
+    case ROPEKIT_ROTARY_QUARTER:
+        *a = f < q ? f : 2 * q + (f - q);
+        *b = *a + q;
+        return;
+    default: /* half and interleave-half index cos/sin in half layout */
+        *a = f;
+        *b = f + h;
+        return;
+    }
+}
+
+ropekit_status ropekit_rotary_coeffs_build(void *cos_out, void *sin_out, ropekit_dtype dtype,
+                                           int64_t num_positions, int64_t len,
+                                           ropekit_rotary_mode mode, double base,
+                                           const ropekit_rope_scaling *scaling) {
+    static const char api[] = "ropekit_rotary_coeffs_build";
+    ropekit_status st = rk_check_table(api, dtype, num_positions, len, base);
+    if (st == ROPEKIT_OK)
+        st = rk_check_scaling(scaling, len, api);
+    if (st != ROPEKIT_OK)
+        return st;
+    if ((int)mode < 0 || (int)mode > 3)
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: mode = %d: must be 0-3", api, (int)mode);
+    if (mode == ROPEKIT_ROTARY_QUARTER && len % 4)
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
+                            "%s: len = %lld: quarter mode needs a multiple of 4", api,
+                            (long long)len);
+    if ((!cos_out || !sin_out) && num_positions > 0)
+        return rk_error_set(ROPEKIT_NULL_POINTER, "%s: %s = NULL", api, !cos_out ? "cos" : "sin");
+    const int64_t h = len / 2;
+    double *inv = malloc((size_t)h * sizeof *inv);
+    if (!inv)
+        return rk_error_set(ROPEKIT_NO_MEMORY, "%s: out of memory", api);
+    rk_inv_freq(inv, len, base, num_positions, scaling);
+    const double mag = rk_magnitude(scaling);
+    for (int64_t p = 0; p < num_positions; p++) {
+        double pos = rk_scaled_position(p, scaling);
+        for (int64_t f = 0; f < h; f++) {
+            double angle = pos * inv[f], c = cos(angle) * mag, s = sin(angle) * mag;
+            int64_t a, b;
+            rk_pair_slots(mode, len, f, &a, &b);
+            rk_store_f64(cos_out, p * len + a, c, dtype);
+            rk_store_f64(cos_out, p * len + b, c, dtype);
+            rk_store_f64(sin_out, p * len + a, s, dtype);
+            rk_store_f64(sin_out, p * len + b, s, dtype);
+        }
+    }
+    free(inv);
+    return ROPEKIT_OK;
+}
