@@ -316,7 +316,7 @@ size_t rk_rope_describe(const struct rk_rope_plan *pl, char *buf, size_t len) {
     if (pl->mrope && used < sizeof sec)
         snprintf(sec + used, sizeof sec - used, "] cache_mode=%d", pl->cache_mode);
     int n = snprintf(buf, len,
-                     "rope %s %s x=%s cache=%s %s head_size=%lld rotary_dim=%lld tokens=%lld%s "
+                     "rope %s %s dtypes=%s/%s %s head_size=%lld rotary_dim=%lld tokens=%lld%s "
                      "kernel=%s tasks=%lld threads=%d%s",
                      pl->style == RK_ROPE_NEOX ? "neox" : "gptj", pl->mrope ? "mrope" : "rope",
                      ropekit_dtype_name(pl->x_dtype), ropekit_dtype_name(pl->cs_dtype),

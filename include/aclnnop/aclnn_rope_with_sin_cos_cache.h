@@ -1,0 +1,27 @@
+/* aclnnRopeWithSinCosCache: rotates query and key with cos/sin rows of a cache indexed by positions
+ * (vLLM rotary_embedding semantics; rope and mrope, NeoX and GPT-J). V1 (cacheMode 0).
+ * Contract: SPEC section 5. */
+#ifndef ROPEKIT_ACLNNOP_ACLNN_ROPE_WITH_SIN_COS_CACHE_H_
+#define ROPEKIT_ACLNNOP_ACLNN_ROPE_WITH_SIN_COS_CACHE_H_
+
+#include "aclnn/aclnn_base.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnRopeWithSinCosCacheGetWorkspaceSize(
+    const aclTensor *positions, const aclTensor *queryIn, const aclTensor *keyIn,
+    const aclTensor *cosSinCache, const aclIntArray *mropeSection, int64_t headSize,
+    bool isNeoxStyle, aclTensor *queryOut, aclTensor *keyOut, uint64_t *workspaceSize,
+    aclOpExecutor **executor);
+
+ACL_FUNC_VISIBILITY aclnnStatus aclnnRopeWithSinCosCache(void *workspace, uint64_t workspaceSize,
+                                                         aclOpExecutor *executor,
+                                                         aclrtStream stream);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ROPEKIT_ACLNNOP_ACLNN_ROPE_WITH_SIN_COS_CACHE_H_ */

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages ropekit's build (and, with "test", its test suite)
+# needs, when they are missing. Run as root (or with sudo available).
+set -euo pipefail
+pkgs=(cmake make gcc pkg-config)
+if [[ "${1:-}" == "test" ]]; then
+  pkgs+=(g++ libcmocka-dev python3 python3-numpy python3-pytest)
+fi
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [[ $(id -u) -eq 0 ]] || sudo="sudo"
+  echo "installing: ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get install -y -q "${missing[@]}" || { $sudo apt-get update -q && $sudo apt-get install -y -q "${missing[@]}"; }
+fi
