@@ -1,0 +1,21 @@
+"""ropekit for Python: numpy bindings of libropekit's rotary position embedding ops.
+
+- partial_rotary: the native face (every mode, dtype pair, rank, broadcast, strides).
+- inplace_partial_rotary_mul / inplace_partial_rotary_mul_backward: CANN's Python API.
+- bf16_from_f32 / bf16_to_f32: bfloat16 as uint16 bits.
+- ropekit.aclnn (import explicitly): the CANN C API face, for tests.
+
+The library is loaded from $ROPEKIT_LIBRARY, else found by ctypes.util.find_library.
+"""
+from ._lib import RopekitError, library_path
+from .bf16 import bf16_from_f32, bf16_to_f32
+from .cann import inplace_partial_rotary_mul, inplace_partial_rotary_mul_backward
+from .native import (active_isa, detected_isa, get_num_threads, last_error, partial_rotary,
+                     set_max_isa, set_num_threads, status_name, version)
+
+__all__ = [
+    "RopekitError", "library_path", "bf16_from_f32", "bf16_to_f32", "partial_rotary",
+    "inplace_partial_rotary_mul", "inplace_partial_rotary_mul_backward", "set_num_threads",
+    "get_num_threads", "last_error", "status_name", "version", "active_isa", "detected_isa",
+    "set_max_isa",
+]

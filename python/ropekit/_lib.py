@@ -1,0 +1,53 @@
+"""Locating and loading libropekit, and the exception raised on library failures."""
+import ctypes
+import ctypes.util
+import os
+
+_LIB = None
+
+
+class RopekitError(RuntimeError):
+    """A ropekit call failed.
+
+    ``status`` is the ropekit_status (native face) or aclnnStatus/aclError (aclnn face)
+    code; ``message`` is the library's last-error text for the calling thread.
+    """
+
+    def __init__(self, status, message, api=""):
+        self.status = int(status)
+        self.message = message
+        self.api = api
+        where = f"{api}: " if api else ""
+        super().__init__(f"{where}status {self.status}: {message}")
+
+
+def library_path():
+    """Returns the path or name used to load libropekit: $ROPEKIT_LIBRARY if set,
+    else what ctypes.util.find_library("ropekit") finds, else "libropekit.so"."""
+    env = os.environ.get("ROPEKIT_LIBRARY")
+    if env:
+        return env
+    found = ctypes.util.find_library("ropekit")
+    return found if found else "libropekit.so"
+
+
+def load():
+    """Loads libropekit once and returns the ctypes.CDLL handle."""
+    global _LIB
+    if _LIB is None:
+        path = library_path()
+        try:
+            _LIB = ctypes.CDLL(path)
+        except OSError as exc:
+            raise OSError(
+                f"cannot load libropekit from {path!r} ({exc}); set ROPEKIT_LIBRARY to the "
+                "full path of libropekit.so") from exc
+    return _LIB
+
+
+def bind(name, restype, argtypes):
+    """Returns library function `name` with its ctypes prototype set."""
+    fn = getattr(load(), name)
+    fn.restype = restype
+    fn.argtypes = argtypes
+    return fn

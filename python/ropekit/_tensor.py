@@ -1,0 +1,44 @@
+"""ctypes mirror of `ropekit_tensor` and its construction from numpy arrays."""
+import ctypes
+
+MAX_DIMS = 8
+
+
+class RopekitTensor(ctypes.Structure):
+    """struct ropekit_tensor: data, dtype, ndim, shape[8], strides[8] (in elements)."""
+
+    _fields_ = [
+        ("data", ctypes.c_void_p),
+        ("dtype", ctypes.c_int),
+        ("ndim", ctypes.c_int32),
+        ("shape", ctypes.c_int64 * MAX_DIMS),
+        ("strides", ctypes.c_int64 * MAX_DIMS),
+    ]
+
+
+def element_strides(arr, what):
+    """Returns arr's strides counted in elements; raises ValueError if a byte stride is
+    not a multiple of the item size."""
+    item = arr.itemsize
+    out = []
+    for k, st in enumerate(arr.strides):
+        if st % item:
+            raise ValueError(f"{what}: stride {st} bytes of axis {k} is not a multiple of the "
+                             f"item size {item}")
+        out.append(st // item)
+    return out
+
+
+def tensor_of(arr, dtype_id, what):
+    """Describes numpy array `arr` (any strides, including zero and negative) as a
+    RopekitTensor of element type `dtype_id`. The caller keeps `arr` alive."""
+    if arr.ndim > MAX_DIMS:
+        raise ValueError(f"{what}: rank {arr.ndim} exceeds {MAX_DIMS}")
+    t = RopekitTensor()
+    t.data = arr.ctypes.data
+    t.dtype = dtype_id
+    t.ndim = arr.ndim
+    for k, (n, st) in enumerate(zip(arr.shape, element_strides(arr, what))):
+        t.shape[k] = n
+        t.strides[k] = st
+    return t

@@ -1,0 +1,63 @@
+"""Element types and rotary modes: names, numeric ids and numpy storage types."""
+import numpy as np
+
+# ropekit_dtype values (equal to CANN's aclDataType numbers).
+F32, F16, BF16 = 0, 1, 27
+
+_DTYPE_NAMES = {
+    "f32": F32, "float32": F32, "float": F32, "fp32": F32,
+    "f16": F16, "float16": F16, "half": F16, "fp16": F16,
+    "bf16": BF16, "bfloat16": BF16,
+}
+# numpy storage type of each dtype id: bf16 lives in uint16 arrays as raw bits.
+STORAGE = {F32: np.dtype(np.float32), F16: np.dtype(np.float16), BF16: np.dtype(np.uint16)}
+NAMES = {F32: "f32", F16: "f16", BF16: "bf16"}
+
+MODES = {"half": 0, "interleave": 1, "quarter": 2, "interleave-half": 3}
+
+
+def dtype_id(arr, dtype, what):
+    """Resolves the element type of numpy array `arr`: `dtype` (a name such as "bf16",
+    an id, or a numpy float32/float16 type) if given, else inferred from arr.dtype
+    (float32 or float16; uint16 needs an explicit "bf16"). Checks that arr's storage
+    type fits and returns the ropekit_dtype id."""
+    if dtype is None:
+        if arr.dtype == np.float32:
+            return F32
+        if arr.dtype == np.float16:
+            return F16
+        if arr.dtype == np.uint16:
+            raise TypeError(f"{what}: uint16 array: pass the dtype 'bf16' for bfloat16 bits")
+        raise TypeError(f"{what}: numpy dtype {arr.dtype} is not float32, float16 or "
+                        "uint16 (bfloat16 bits)")
+    if isinstance(dtype, str):
+        key = dtype.lower()
+        if key not in _DTYPE_NAMES:
+            raise ValueError(f"{what}: unknown dtype name {dtype!r}")
+        ident = _DTYPE_NAMES[key]
+    elif isinstance(dtype, (int, np.integer)) and not isinstance(dtype, bool):
+        ident = int(dtype)
+        if ident not in STORAGE:
+            raise ValueError(f"{what}: dtype id {ident} is not 0 (f32), 1 (f16) or 27 (bf16)")
+    else:
+        np_dt = np.dtype(dtype)
+        ident = {np.dtype(np.float32): F32, np.dtype(np.float16): F16}.get(np_dt)
+        if ident is None:
+            raise ValueError(f"{what}: numpy dtype {np_dt} has no ropekit element type")
+    if arr.dtype != STORAGE[ident]:
+        raise TypeError(f"{what}: {NAMES[ident]} data must be stored as numpy "
+                        f"{STORAGE[ident]}, got {arr.dtype}")
+    return ident
+
+
+def mode_id(mode):
+    """Maps a rotary mode name ("half", "interleave", "quarter", "interleave-half") to
+    its id; integers pass through unchanged (the library validates them)."""
+    if isinstance(mode, str):
+        if mode not in MODES:
+            raise ValueError(f"rotary mode {mode!r}: must be one of {', '.join(MODES)} "
+                             "(or 0-3)")
+        return MODES[mode]
+    if isinstance(mode, (int, np.integer)) and not isinstance(mode, bool):
+        return int(mode)
+    raise TypeError(f"rotary mode {mode!r}: must be a string or an int")
