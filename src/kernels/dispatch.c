@@ -2,11 +2,17 @@
 
 #include <stddef.h>
 
+#include "kernels/kernel_list.h"
+
 /* Best first; scalar last and complete. SIMD tables join this list. */
 static const struct {
     ropekit_isa isa;
     const rk_rot_table *table;
 } rk_rot_tables[] = {
+#if defined(ROPEKIT_X86_KERNELS)
+    {ROPEKIT_ISA_AVX512, &rk_rot_table_avx512},
+    {ROPEKIT_ISA_AVX2, &rk_rot_table_avx2},
+#endif
     {ROPEKIT_ISA_SCALAR, &rk_rot_table_scalar},
 };
 
@@ -14,6 +20,10 @@ static const struct {
     ropekit_isa isa;
     const rk_rope_table *table;
 } rk_rope_tables[] = {
+#if defined(ROPEKIT_X86_KERNELS)
+    {ROPEKIT_ISA_AVX512, &rk_rope_table_avx512},
+    {ROPEKIT_ISA_AVX2, &rk_rope_table_avx2},
+#endif
     {ROPEKIT_ISA_SCALAR, &rk_rope_table_scalar},
 };
 

@@ -37,6 +37,4 @@ enum rk_rope_style { RK_ROPE_NEOX = 0, RK_ROPE_GPTJ = 1, RK_ROPE_STYLE_COUNT = 2
 /* One table per ISA: [style][x dtype][cos/sin dtype]; NULL = not provided. */
 typedef rk_rope_fn rk_rope_table[RK_ROPE_STYLE_COUNT][RK_KDT_COUNT][RK_KDT_COUNT];
 
-extern const rk_rope_table rk_rope_table_scalar;
-
 #endif /* ROPEKIT_KERNELS_ROPE_KERNEL_H_ */

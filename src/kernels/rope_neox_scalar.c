@@ -1,5 +1,5 @@
 /* Scalar neox-style rope kernels, every dtype pair. */
-#include "kernels/rope_scalar_decls.h"
+#include "kernels/kernel_list.h"
 #include "kernels/rope_scalar_impl.h"
 
 #define RK_DEFINE_NEOX(s, xd, cd) RK_DEFINE_ROPE_KERNEL(s, 0, xd, cd)

@@ -1,6 +1,6 @@
 /* Scalar interleave-half kernels (DeepSeek layout), forward and backward, every dtype
  * pair. */
-#include "kernels/rot_scalar_decls.h"
+#include "kernels/kernel_list.h"
 #include "kernels/rot_scalar_impl.h"
 
 #define RK_DEFINE_IHALF(m, xd, cd)                                                                 \

@@ -55,6 +55,4 @@ enum rk_kdtype { RK_KDT_F32 = 0, RK_KDT_F16 = 1, RK_KDT_BF16 = 2, RK_KDT_COUNT =
 /* One table per ISA: [mode][direction][x dtype][cos/sin dtype]; NULL = not provided. */
 typedef rk_rot_fn rk_rot_table[RK_ROT_MODE_COUNT][RK_DIRECTION_COUNT][RK_KDT_COUNT][RK_KDT_COUNT];
 
-extern const rk_rot_table rk_rot_table_scalar;
-
 #endif /* ROPEKIT_KERNELS_ROT_KERNEL_H_ */

@@ -1,6 +1,6 @@
 /* Per-element helpers shared by the scalar kernels: load/store by dtype (widening
- * exactly, narrowing with RNE) and the two pair formulas of SPEC §1. Each product is
- * its own rounded fp32 multiply and each output one add or subtract; the build uses
+ * exactly, narrowing with RNE, NaN made canonical) and the two pair formulas of SPEC §1. Each
+ * product is its own rounded fp32 multiply and each output one add or subtract; the build uses
  * -ffp-contract=off so no FMA is formed. */
 #ifndef ROPEKIT_KERNELS_SCALAR_ELEM_H_
 #define ROPEKIT_KERNELS_SCALAR_ELEM_H_
@@ -27,8 +27,15 @@ static inline float rk_load_elem(const char *p, enum rk_kdtype dt) {
     }
 }
 
+/* Every computed NaN is stored as the canonical quiet NaN: which NaN operand an x86
+ * add or multiply returns depends on operand order, which compilers may swap, so
+ * payloads would otherwise differ between builds and ISAs (SPEC §1 fixes NaN-ness). */
+#define RK_CANONICAL_NAN_BITS 0x7fc00000u
+
 static inline void rk_store_elem(char *p, float v, enum rk_kdtype dt) {
     uint16_t h;
+    if (v != v)
+        v = rk_f32_from_bits(RK_CANONICAL_NAN_BITS);
     switch (dt) {
     case RK_KDT_F16:
         h = rk_f32_to_f16(v);

@@ -12,6 +12,7 @@
 
 #include "core/dtype_convert.h"
 #include "kernels/dispatch.h"
+#include "kernels/kernel_list.h"
 
 static const ropekit_dtype dtypes[3] = {ROPEKIT_F32, ROPEKIT_F16, ROPEKIT_BF16};
 
@@ -25,10 +26,14 @@ static uint32_t next32(void) {
 
 static float random_value(void) {
     uint32_t r = next32() % 64;
-    if (r == 0) return rk_f32_from_bits(0x7fc00000u | (next32() & 0x3fffffu)); /* NaN */
-    if (r == 1) return (next32() & 1) ? 1.0f / 0.0f : -1.0f / 0.0f;
-    if (r == 2) return rk_f32_from_bits(next32() & 0x807fffffu); /* subnormal */
-    if (r == 3) return 70000.0f;                                 /* overflows f16 */
+    if (r == 0)
+        return rk_f32_from_bits(0x7fc00000u | (next32() & 0x3fffffu)); /* NaN */
+    if (r == 1)
+        return (next32() & 1) ? 1.0f / 0.0f : -1.0f / 0.0f;
+    if (r == 2)
+        return rk_f32_from_bits(next32() & 0x807fffffu); /* subnormal */
+    if (r == 3)
+        return 70000.0f; /* overflows f16 */
     return ((float)(next32() % 20001) - 10000.0f) / 2500.0f;
 }
 
@@ -66,7 +71,8 @@ static void compare_isa(ropekit_isa isa) {
                 for (int cd = 0; cd < 3; cd++)
                     for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
                         int64_t len = lens[li];
-                        if (mode == 2 && len % 4) continue;
+                        if (mode == 2 && len % 4)
+                            continue;
                         struct rk_rot_kernel k =
                             rk_rot_kernel_pick(mode, dir, dtypes[xd], dtypes[cd], true);
                         assert_non_null(k.fn);
@@ -98,6 +104,16 @@ static void compare_isa(ropekit_isa isa) {
                             char *want = run(ref, x, xbytes, &a, x);
                             char *got = run(k.fn, x, xbytes, &a, x);
                             if (memcmp(want, got, xbytes) != 0) {
+                                for (size_t b = 0; b < xbytes; b += xs)
+                                    if (memcmp(want + b, got + b, xs)) {
+                                        uint32_t w = 0, g = 0, in = 0;
+                                        memcpy(&w, want + b, xs);
+                                        memcpy(&g, got + b, xs);
+                                        memcpy(&in, x + b, xs);
+                                        print_error("element %zu: input %08x want %08x got %08x\n",
+                                                    b / xs, in, w, g);
+                                        break;
+                                    }
                                 print_error("isa %s mode %d dir %d dtypes %d/%d len %lld "
                                             "bcast %d differs from scalar\n",
                                             ropekit_isa_name(k.isa), mode, dir, xd, cd,
@@ -126,13 +142,15 @@ static void test_scalar_is_complete(void **state) {
 
 static void test_avx2_matches_scalar(void **state) {
     (void)state;
-    if (ropekit_isa_detected() < ROPEKIT_ISA_AVX2) skip();
+    if (ropekit_isa_detected() < ROPEKIT_ISA_AVX2)
+        skip();
     compare_isa(ROPEKIT_ISA_AVX2);
 }
 
 static void test_avx512_matches_scalar(void **state) {
     (void)state;
-    if (ropekit_isa_detected() < ROPEKIT_ISA_AVX512) skip();
+    if (ropekit_isa_detected() < ROPEKIT_ISA_AVX512)
+        skip();
     compare_isa(ROPEKIT_ISA_AVX512);
 }
 

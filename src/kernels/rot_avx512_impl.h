@@ -1,0 +1,119 @@
+/* AVX-512 row loops of the partial-rotary kernels (contiguous rows only). Each
+ * rot_<mode>_avx512.c instantiates them with constant mode, direction and dtypes.
+ * Tails use masked loads and stores; results equal the scalar kernels bit for bit. */
+#ifndef ROPEKIT_KERNELS_ROT_AVX512_IMPL_H_
+#define ROPEKIT_KERNELS_ROT_AVX512_IMPL_H_
+
+#include "kernels/simd_avx512.h"
+
+#define RK_DT_f32 RK_KDT_F32
+#define RK_DT_f16 RK_KDT_F16
+#define RK_DT_bf16 RK_KDT_BF16
+#define RK_SIZE(dt) ((dt) == RK_KDT_F32 ? 4 : 2)
+
+/* Rotate-half on x[0, 2h): pairs (j, j + h) with coefficients at the same positions. */
+RK_INLINE void rk512_rot_half_block(char *x, const char *c, const char *s, int64_t h, int backward,
+                                    enum rk_kdtype xdt, enum rk_kdtype cdt) {
+    const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
+    for (int64_t j = 0; j < h; j += 16) {
+        __mmask16 m = rk512_mask(h - j);
+        __m512 a = rk512_load(x + j * xs, xdt, m), b = rk512_load(x + (j + h) * xs, xdt, m);
+        __m512 cp = rk512_load(c + j * cs, cdt, m), sp = rk512_load(s + j * cs, cdt, m);
+        __m512 cr = rk512_load(c + (j + h) * cs, cdt, m);
+        __m512 sr = rk512_load(s + (j + h) * cs, cdt, m);
+        __m512 oa, ob;
+        if (backward)
+            rk512_pair_backward(a, b, cp, sp, cr, sr, &oa, &ob);
+        else
+            rk512_pair_forward(a, b, cp, sp, cr, sr, &oa, &ob);
+        rk512_store(x + j * xs, oa, xdt, m);
+        rk512_store(x + (j + h) * xs, ob, xdt, m);
+    }
+}
+
+/* Interleaved pairs (2i, 2i + 1) on x[0, len). */
+RK_INLINE void rk512_rot_interleave_row(char *x, const char *c, const char *s, int64_t len,
+                                        int backward, enum rk_kdtype xdt, enum rk_kdtype cdt) {
+    const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
+    for (int64_t k = 0; k < len; k += 16) {
+        __mmask16 m = rk512_mask(len - k);
+        __m512 v = rk512_load(x + k * xs, xdt, m);
+        __m512 cv = rk512_load(c + k * cs, cdt, m), sv = rk512_load(s + k * cs, cdt, m);
+        __m512 p1 = _mm512_mul_ps(v, cv), out;
+        if (backward) /* even: g[p]c[p] + g[r]s[r]; odd: g[r]c[r] - g[p]s[p] */
+            out = rk512_add_even_sub_odd(p1, rk512_swap_pairs(_mm512_mul_ps(v, sv)));
+        else /* even: v[p]c[p] - v[r]s[p]; odd: v[r]c[r] + v[p]s[r] */
+            out = rk512_sub_even_add_odd(p1, _mm512_mul_ps(rk512_swap_pairs(v), sv));
+        rk512_store(x + k * xs, out, xdt, m);
+    }
+}
+
+/* Interleave-half: the row is widened into scratch first because outputs land on
+ * positions later pairs still need. */
+RK_INLINE void rk512_rot_ihalf_row(char *x, const char *c, const char *s, int64_t len,
+                                   float *scratch, int backward, enum rk_kdtype xdt,
+                                   enum rk_kdtype cdt) {
+    const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt), h = len / 2;
+    for (int64_t k = 0; k < len; k += 16) {
+        __mmask16 m = rk512_mask(len - k);
+        _mm512_mask_storeu_ps(scratch + k, m, rk512_load(x + k * xs, xdt, m));
+    }
+    for (int64_t j = 0; j < h; j += 16) {
+        __mmask16 m = rk512_mask(h - j);
+        __mmask16 m_lo = rk512_mask(2 * (h - j)), m_hi = rk512_mask(2 * (h - j) - 16);
+        __m512 cp = rk512_load(c + j * cs, cdt, m), sp = rk512_load(s + j * cs, cdt, m);
+        __m512 cr = rk512_load(c + (j + h) * cs, cdt, m);
+        __m512 sr = rk512_load(s + (j + h) * cs, cdt, m);
+        __m512 oa, ob;
+        if (backward) {
+            __m512 a = _mm512_maskz_loadu_ps(m, scratch + j);
+            __m512 b = _mm512_maskz_loadu_ps(m, scratch + j + h);
+            rk512_pair_backward(a, b, cp, sp, cr, sr, &oa, &ob);
+            __m512 lo, hi;
+            rk512_interleave(oa, ob, &lo, &hi);
+            rk512_store(x + 2 * j * xs, lo, xdt, m_lo);
+            rk512_store(x + (2 * j + 16) * xs, hi, xdt, m_hi);
+        } else {
+            __m512 lo = _mm512_maskz_loadu_ps(m_lo, scratch + 2 * j);
+            __m512 hi = _mm512_maskz_loadu_ps(m_hi, scratch + 2 * j + 16);
+            __m512 a, b;
+            rk512_deinterleave(lo, hi, &a, &b);
+            rk512_pair_forward(a, b, cp, sp, cr, sr, &oa, &ob);
+            rk512_store(x + j * xs, oa, xdt, m);
+            rk512_store(x + (j + h) * xs, ob, xdt, m);
+        }
+    }
+}
+
+/* mode: 0 half, 1 interleave, 2 quarter, 3 interleave-half. */
+RK_INLINE void rk512_rot_rows(const struct rk_rot_rows *a, int mode, int backward,
+                              enum rk_kdtype xdt, enum rk_kdtype cdt) {
+    const int64_t len = a->len, xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
+    for (int64_t row = 0; row < a->rows; row++) {
+        char *x = a->x + row * a->x_row;
+        const char *c = a->cos + row * a->c_row;
+        const char *s = a->sin + row * a->s_row;
+        if (mode == 0) {
+            rk512_rot_half_block(x, c, s, len / 2, backward, xdt, cdt);
+        } else if (mode == 1) {
+            rk512_rot_interleave_row(x, c, s, len, backward, xdt, cdt);
+        } else if (mode == 2) {
+            const int64_t q = len / 4;
+            rk512_rot_half_block(x, c, s, q, backward, xdt, cdt);
+            rk512_rot_half_block(x + 2 * q * xs, c + 2 * q * cs, s + 2 * q * cs, q, backward, xdt,
+                                 cdt);
+        } else {
+            rk512_rot_ihalf_row(x, c, s, len, a->scratch, backward, xdt, cdt);
+        }
+    }
+}
+
+#define RK_DEFINE_AVX512_KERNELS(mode_name, mode_id, xd, cd)                                       \
+    void rk_rot_##mode_name##_fwd_##xd##cd##__avx512(const struct rk_rot_rows *a) {                \
+        rk512_rot_rows(a, mode_id, 0, RK_DT_##xd, RK_DT_##cd);                                     \
+    }                                                                                              \
+    void rk_rot_##mode_name##_bwd_##xd##cd##__avx512(const struct rk_rot_rows *a) {                \
+        rk512_rot_rows(a, mode_id, 1, RK_DT_##xd, RK_DT_##cd);                                     \
+    }
+
+#endif /* ROPEKIT_KERNELS_ROT_AVX512_IMPL_H_ */

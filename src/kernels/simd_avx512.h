@@ -1,0 +1,114 @@
+/* AVX-512 (F/BW/VL/DQ) building blocks shared by the *_avx512.c kernels: 16-lane loads
+ * that widen f16/bf16 exactly, stores that round to nearest even exactly like
+ * core/dtype_convert.h, and the pair arithmetic in the scalar operand order.
+ *
+ * Numerics (SPEC §1): every product is one vmulps, every output one vaddps/vsubps,
+ * never an FMA and never a negation (negating a NaN would flip its sign where the
+ * scalar subtraction keeps it). bf16 is narrowed with integer arithmetic rather than
+ * vcvtneps2bf16, which treats subnormal inputs as zero. Only include this header from
+ * files compiled with the AVX-512 flags. */
+#ifndef ROPEKIT_KERNELS_SIMD_AVX512_H_
+#define ROPEKIT_KERNELS_SIMD_AVX512_H_
+
+#include <immintrin.h>
+#include <stdint.h>
+
+#include "kernels/rot_kernel.h"
+
+#define RK_INLINE static inline __attribute__((always_inline))
+
+/* Lanes [0, n) of a 16-lane vector (n <= 0: none, n >= 16: all). */
+RK_INLINE __mmask16 rk512_mask(int64_t n) {
+    return n >= 16 ? (__mmask16)0xffff : n <= 0 ? (__mmask16)0 : (__mmask16)((1u << n) - 1u);
+}
+
+RK_INLINE __m512 rk512_load(const char *p, enum rk_kdtype dt, __mmask16 m) {
+    switch (dt) {
+    case RK_KDT_F16:
+        return _mm512_cvtph_ps(_mm256_maskz_loadu_epi16(m, p));
+    case RK_KDT_BF16:
+        return _mm512_castsi512_ps(
+            _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_maskz_loadu_epi16(m, p)), 16));
+    default:
+        return _mm512_maskz_loadu_ps(m, p);
+    }
+}
+
+RK_INLINE __m256i rk512_to_bf16(__m512 v) {
+    __m512i u = _mm512_castps_si512(v);
+    __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
+    __m512i rounded = _mm512_srli_epi32(
+        _mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7fff)), lsb), 16);
+    __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
+    __m512i quiet = _mm512_or_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(0x40));
+    return _mm512_cvtepi32_epi16(_mm512_mask_mov_epi32(rounded, nan, quiet));
+}
+
+/* Stores computed values: NaN lanes become the canonical quiet NaN (as rk_store_elem). */
+RK_INLINE void rk512_store(char *p, __m512 v, enum rk_kdtype dt, __mmask16 m) {
+    v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q),
+                           _mm512_castsi512_ps(_mm512_set1_epi32(0x7fc00000)));
+    switch (dt) {
+    case RK_KDT_F16:
+        _mm256_mask_storeu_epi16(p, m, _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
+        break;
+    case RK_KDT_BF16:
+        _mm256_mask_storeu_epi16(p, m, rk512_to_bf16(v));
+        break;
+    default:
+        _mm512_mask_storeu_ps(p, m, v);
+        break;
+    }
+}
+
+/* Forward pair (SPEC §3.3): oa = a*cp - b*sp, ob = b*cr + a*sr. */
+RK_INLINE void rk512_pair_forward(__m512 a, __m512 b, __m512 cp, __m512 sp, __m512 cr, __m512 sr,
+                                  __m512 *oa, __m512 *ob) {
+    __m512 ac = _mm512_mul_ps(a, cp), bs = _mm512_mul_ps(b, sp);
+    __m512 bc = _mm512_mul_ps(b, cr), as = _mm512_mul_ps(a, sr);
+    *oa = _mm512_sub_ps(ac, bs);
+    *ob = _mm512_add_ps(bc, as);
+}
+
+/* Backward pair (SPEC §4.2): oa = a*cp + b*sr, ob = b*cr - a*sp. */
+RK_INLINE void rk512_pair_backward(__m512 a, __m512 b, __m512 cp, __m512 sp, __m512 cr, __m512 sr,
+                                   __m512 *oa, __m512 *ob) {
+    __m512 ac = _mm512_mul_ps(a, cp), bs = _mm512_mul_ps(b, sr);
+    __m512 bc = _mm512_mul_ps(b, cr), as = _mm512_mul_ps(a, sp);
+    *oa = _mm512_add_ps(ac, bs);
+    *ob = _mm512_sub_ps(bc, as);
+}
+
+/* Swaps adjacent lanes: (v0 v1 v2 v3 ..) -> (v1 v0 v3 v2 ..). */
+RK_INLINE __m512 rk512_swap_pairs(__m512 v) {
+    return _mm512_permute_ps(v, 0xb1);
+}
+
+/* Even lanes a - b, odd lanes a + b (an add/sub, never a negation). */
+RK_INLINE __m512 rk512_sub_even_add_odd(__m512 a, __m512 b) {
+    return _mm512_mask_sub_ps(_mm512_add_ps(a, b), (__mmask16)0x5555, a, b);
+}
+
+/* Even lanes a + b, odd lanes a - b. */
+RK_INLINE __m512 rk512_add_even_sub_odd(__m512 a, __m512 b) {
+    return _mm512_mask_sub_ps(_mm512_add_ps(a, b), (__mmask16)0xaaaa, a, b);
+}
+
+/* Splits 32 interleaved values (lo = v0..v15, hi = v16..v31) into evens and odds. */
+RK_INLINE void rk512_deinterleave(__m512 lo, __m512 hi, __m512 *even, __m512 *odd) {
+    const __m512i ie = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    const __m512i io = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+    *even = _mm512_permutex2var_ps(lo, ie, hi);
+    *odd = _mm512_permutex2var_ps(lo, io, hi);
+}
+
+/* Inverse of rk512_deinterleave. */
+RK_INLINE void rk512_interleave(__m512 even, __m512 odd, __m512 *lo, __m512 *hi) {
+    const __m512i il = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+    const __m512i ih =
+        _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+    *lo = _mm512_permutex2var_ps(even, il, odd);
+    *hi = _mm512_permutex2var_ps(even, ih, odd);
+}
+
+#endif /* ROPEKIT_KERNELS_SIMD_AVX512_H_ */
