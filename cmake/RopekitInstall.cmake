@@ -22,7 +22,10 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ropekitConfig.cmake
 
 set(ROPEKIT_PC_LIBS_PRIVATE "-lpthread -lm")
 if(ROPEKIT_HAVE_OPENMP)
-  set(ROPEKIT_PC_LIBS_PRIVATE "${ROPEKIT_PC_LIBS_PRIVATE} ${OpenMP_C_FLAGS}")
+  # The OpenMP runtime as a library (libgomp with GCC), not the -fopenmp compiler flag.
+  foreach(lib ${OpenMP_C_LIB_NAMES})
+    string(APPEND ROPEKIT_PC_LIBS_PRIVATE " -l${lib}")
+  endforeach()
 endif()
 configure_file(cmake/ropekit.pc.in ${CMAKE_CURRENT_BINARY_DIR}/ropekit.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ropekit.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
