@@ -1,0 +1,330 @@
+/* Helpers shared by the C tests of the ACL surface: aclTensors over host buffers,
+ * fp16/bf16 bit conversions written independently of the library, and a float
+ * reference of the interleave rotation (SPEC §3.3 and §4.2, mode 1).
+ *
+ * Everything is static inline so that each test program takes only what it uses. */
+#ifndef ROPEKIT_TESTS_COMMON_ACL_FIXTURE_H_
+#define ROPEKIT_TESTS_COMMON_ACL_FIXTURE_H_
+
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "acl/acl.h"
+#include "aclnn/acl_meta.h"
+
+/* ---- scalar bit helpers ---- */
+
+static inline uint32_t fx_f32_bits(float f) {
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+static inline float fx_f32_from_bits(uint32_t u) {
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* binary16 -> binary32, exact (sign * significand * 2^exponent built with ldexpf). */
+static inline float fx_f16_to_f32(uint16_t h) {
+    int sign = (h >> 15) & 1;
+    int exp = (h >> 10) & 0x1f;
+    int man = h & 0x3ff;
+    float mag;
+    if (exp == 0x1f)
+        mag = man ? NAN : INFINITY;
+    else if (exp == 0)
+        mag = ldexpf((float)man, -24);
+    else
+        mag = ldexpf((float)(man | 0x400), exp - 25);
+    return sign ? -mag : mag;
+}
+
+/* binary32 -> binary16, round to nearest even; overflow to inf; NaN stays a quiet NaN. */
+static inline uint16_t fx_f32_to_f16(float f) {
+    uint32_t u = fx_f32_bits(f);
+    uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
+    uint32_t a = u & 0x7fffffffu;
+    if (a > 0x7f800000u)
+        return (uint16_t)(sign | 0x7e00u);
+    if (a == 0x7f800000u)
+        return (uint16_t)(sign | 0x7c00u);
+    int e32 = (int)(a >> 23);
+    if (e32 == 0)
+        return sign;   /* fp32 subnormals are far below the fp16 range */
+    int e = e32 - 127; /* unbiased exponent */
+    uint32_t m = (a & 0x7fffffu) | 0x800000u;
+    int shift = e >= -14 ? 13 : 13 + (-14 - e);
+    if (shift > 24)
+        return sign;
+    uint32_t q = m >> shift;
+    uint32_t rest = m & ((1u << shift) - 1u);
+    uint32_t half = 1u << (shift - 1);
+    if (rest > half || (rest == half && (q & 1u)))
+        q++;
+    uint32_t bits;
+    if (e >= -14) {
+        if (e > 15)
+            return (uint16_t)(sign | 0x7c00u);
+        bits = ((uint32_t)(e + 15) << 10) + q - 0x400u; /* a carry moves into the exponent */
+        if (bits >= 0x7c00u)
+            bits = 0x7c00u;
+    } else {
+        bits = q; /* subnormal; q == 0x400 is the smallest normal, also correct */
+    }
+    return (uint16_t)(sign | bits);
+}
+
+static inline float fx_bf16_to_f32(uint16_t h) {
+    return fx_f32_from_bits((uint32_t)h << 16);
+}
+
+static inline uint16_t fx_f32_to_bf16(float f) {
+    uint32_t u = fx_f32_bits(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return (uint16_t)((u >> 16) | 0x0040u);
+    uint32_t lower = u & 0xffffu, q = u >> 16;
+    if (lower > 0x8000u || (lower == 0x8000u && (q & 1u)))
+        q++;
+    return (uint16_t)q;
+}
+
+/* ---- typed element access ---- */
+
+static inline size_t fx_item(aclDataType dt) {
+    switch (dt) {
+    case ACL_FLOAT16:
+    case ACL_BF16:
+    case ACL_INT16:
+    case ACL_UINT16:
+        return 2;
+    case ACL_INT64:
+    case ACL_UINT64:
+    case ACL_DOUBLE:
+        return 8;
+    case ACL_INT8:
+    case ACL_UINT8:
+    case ACL_BOOL:
+        return 1;
+    default:
+        return 4;
+    }
+}
+
+/* Rounds a float to the nearest value of dt (RNE); fp32 is returned unchanged. */
+static inline float fx_round_to(aclDataType dt, float v) {
+    if (dt == ACL_FLOAT16)
+        return fx_f16_to_f32(fx_f32_to_f16(v));
+    if (dt == ACL_BF16)
+        return fx_bf16_to_f32(fx_f32_to_bf16(v));
+    return v;
+}
+
+static inline void fx_store(aclDataType dt, void *data, size_t i, float v) {
+    if (dt == ACL_FLOAT16) {
+        uint16_t h = fx_f32_to_f16(v);
+        memcpy((char *)data + 2 * i, &h, 2);
+    } else if (dt == ACL_BF16) {
+        uint16_t h = fx_f32_to_bf16(v);
+        memcpy((char *)data + 2 * i, &h, 2);
+    } else {
+        memcpy((char *)data + 4 * i, &v, 4);
+    }
+}
+
+static inline float fx_load(aclDataType dt, const void *data, size_t i) {
+    if (dt == ACL_FLOAT16 || dt == ACL_BF16) {
+        uint16_t h;
+        memcpy(&h, (const char *)data + 2 * i, 2);
+        return dt == ACL_FLOAT16 ? fx_f16_to_f32(h) : fx_bf16_to_f32(h);
+    }
+    float f;
+    memcpy(&f, (const char *)data + 4 * i, 4);
+    return f;
+}
+
+/* Raw bits of element i (fp32: 32 bits, fp16/bf16: 16 bits). */
+static inline uint32_t fx_bits(aclDataType dt, const void *data, size_t i) {
+    if (dt == ACL_FLOAT16 || dt == ACL_BF16) {
+        uint16_t h;
+        memcpy(&h, (const char *)data + 2 * i, 2);
+        return h;
+    }
+    uint32_t u;
+    memcpy(&u, (const char *)data + 4 * i, 4);
+    return u;
+}
+
+/* Bits that `v` (already rounded to dt) has in dt. */
+static inline uint32_t fx_bits_of(aclDataType dt, float v) {
+    if (dt == ACL_FLOAT16)
+        return fx_f32_to_f16(v);
+    if (dt == ACL_BF16)
+        return fx_f32_to_bf16(v);
+    return fx_f32_bits(v);
+}
+
+/* A small exactly representable value (k/8 in [-4, 4)) for every dtype. */
+static inline float fx_pattern(size_t i, unsigned salt) {
+    unsigned k = (unsigned)((i * 2654435761u + salt * 40503u) >> 7) % 64u;
+    return ((float)k - 32.0f) / 8.0f;
+}
+
+/* ---- reference math (SPEC §1: one fp32 product each, one fp32 add/sub) ---- */
+
+static inline float fx_mul(float a, float b) {
+    volatile float p = a * b;
+    return p;
+}
+
+/* fl(fl(a*b) - fl(c*d)) */
+static inline float fx_msub(float a, float b, float c, float d) {
+    float p = fx_mul(a, b), q = fx_mul(c, d);
+    volatile float r = p - q;
+    return r;
+}
+
+/* fl(fl(a*b) + fl(c*d)) */
+static inline float fx_madd(float a, float b, float c, float d) {
+    float p = fx_mul(a, b), q = fx_mul(c, d);
+    volatile float r = p + q;
+    return r;
+}
+
+/* Forward interleave (SPEC §3.3 mode 1) of one vector, out of place. */
+static inline void fx_ref_fwd(const float *v, const float *c, const float *s, float *u,
+                              int64_t len) {
+    for (int64_t i = 0; i + 1 < len; i += 2) {
+        u[i] = fx_msub(v[i], c[i], v[i + 1], s[i]);
+        u[i + 1] = fx_madd(v[i + 1], c[i + 1], v[i], s[i + 1]);
+    }
+}
+
+/* Gradient interleave (SPEC §4.2 mode 1) of one vector, out of place. */
+static inline void fx_ref_bwd(const float *g, const float *c, const float *s, float *w,
+                              int64_t len) {
+    for (int64_t i = 0; i + 1 < len; i += 2) {
+        w[i] = fx_madd(c[i], g[i], s[i + 1], g[i + 1]);
+        w[i + 1] = fx_msub(c[i + 1], g[i + 1], s[i], g[i]);
+    }
+}
+
+/* ---- tensors over host buffers ---- */
+
+/* A tensor together with the host storage it views. `bytes` is the storage size. */
+struct fx_tensor {
+    aclTensor *t;
+    aclDataType dt;
+    int64_t ndim;
+    int64_t dims[8];
+    int64_t strides[8];
+    int64_t offset;
+    void *buf;
+    size_t bytes;
+};
+
+static inline int64_t fx_numel(const int64_t *dims, int64_t ndim) {
+    int64_t n = 1;
+    for (int64_t i = 0; i < ndim; i++)
+        n *= dims[i];
+    return n;
+}
+
+/* Builds a tensor of `ndim` dims (strides NULL: contiguous) with `offset` elements
+ * of lead-in (the storage starts at element 0). The storage is allocated with malloc and filled
+ * with fx_pattern values (any dtype that is not a float type gets a byte pattern). `with_data`
+ * false passes a NULL data pointer to aclCreateTensor (storage is still allocated). Returns 0 on
+ * success. */
+static inline int fx_tensor_init(struct fx_tensor *f, aclDataType dt, int64_t ndim,
+                                 const int64_t *dims, const int64_t *strides, int64_t offset,
+                                 bool with_data) {
+    memset(f, 0, sizeof *f);
+    f->dt = dt;
+    f->ndim = ndim;
+    f->offset = offset;
+    int64_t step = 1;
+    for (int64_t i = ndim - 1; i >= 0; i--) {
+        f->dims[i] = dims[i];
+        f->strides[i] = strides ? strides[i] : step;
+        step *= dims[i] > 1 ? dims[i] : 1;
+    }
+    int64_t hi = offset; /* last element reached; negative strides must be balanced by
+                          * the offset so that no index goes below 0 */
+    bool empty = fx_numel(dims, ndim) == 0;
+    for (int64_t i = 0; i < ndim && !empty; i++)
+        hi += (dims[i] - 1) * (f->strides[i] > 0 ? f->strides[i] : 0);
+    size_t elems = empty ? (size_t)offset : (size_t)hi + 1;
+    f->bytes = elems * fx_item(dt);
+    f->buf = malloc(f->bytes ? f->bytes : 1);
+    if (!f->buf)
+        return -1;
+    bool is_float = dt == ACL_FLOAT || dt == ACL_FLOAT16 || dt == ACL_BF16;
+    for (size_t i = 0; i < elems; i++) {
+        if (is_float)
+            fx_store(dt, f->buf, i, fx_pattern(i, (unsigned)dt + 7u * (unsigned)ndim));
+        else
+            memset((char *)f->buf + i * fx_item(dt), (int)(i * 13u + 5u) & 0xff, fx_item(dt));
+    }
+    f->t = aclCreateTensor(dims, (uint64_t)ndim, dt, strides, offset, ACL_FORMAT_ND, NULL, 0,
+                           with_data ? f->buf : NULL);
+    return f->t ? 0 : -1;
+}
+
+/* Contiguous 4-D tensor. */
+static inline int fx_tensor4(struct fx_tensor *f, aclDataType dt, int64_t d0, int64_t d1,
+                             int64_t d2, int64_t d3) {
+    int64_t dims[4] = {d0, d1, d2, d3};
+    return fx_tensor_init(f, dt, 4, dims, NULL, 0, true);
+}
+
+static inline void fx_tensor_free(struct fx_tensor *f) {
+    if (f->t)
+        aclDestroyTensor(f->t);
+    free(f->buf);
+    f->t = NULL;
+    f->buf = NULL;
+}
+
+/* Storage index of element (i0, i1, i2, j) of a 4-D fixture tensor. */
+static inline size_t fx_at4(const struct fx_tensor *f, int64_t i0, int64_t i1, int64_t i2,
+                            int64_t j) {
+    return (size_t)(f->offset + i0 * f->strides[0] + i1 * f->strides[1] + i2 * f->strides[2] +
+                    j * f->strides[3]);
+}
+
+/* Index into a cos/sin tensor that broadcasts over x: size-1 dims read index 0. */
+static inline size_t fx_at4_bcast(const struct fx_tensor *f, int64_t i0, int64_t i1, int64_t i2,
+                                  int64_t j) {
+    return fx_at4(f, f->dims[0] == 1 ? 0 : i0, f->dims[1] == 1 ? 0 : i1, f->dims[2] == 1 ? 0 : i2,
+                  j);
+}
+
+/* Expected contents of x after rotating x[..., start:start+len) in place with cos/sin
+ * (forward when `grad` is false). `expect` is a copy of x's storage to modify. */
+static inline void fx_expect_rotation(const struct fx_tensor *x, const struct fx_tensor *c,
+                                      const struct fx_tensor *s, int64_t start, int64_t len,
+                                      bool grad, void *expect) {
+    float v[64], cc[64], ss[64], u[64];
+    for (int64_t i0 = 0; i0 < x->dims[0]; i0++)
+        for (int64_t i1 = 0; i1 < x->dims[1]; i1++)
+            for (int64_t i2 = 0; i2 < x->dims[2]; i2++) {
+                for (int64_t j = 0; j < len; j++) {
+                    v[j] = fx_load(x->dt, x->buf, fx_at4(x, i0, i1, i2, start + j));
+                    cc[j] = fx_load(c->dt, c->buf, fx_at4_bcast(c, i0, i1, i2, j));
+                    ss[j] = fx_load(s->dt, s->buf, fx_at4_bcast(s, i0, i1, i2, j));
+                }
+                if (grad)
+                    fx_ref_bwd(v, cc, ss, u, len);
+                else
+                    fx_ref_fwd(v, cc, ss, u, len);
+                for (int64_t j = 0; j < len; j++)
+                    fx_store(x->dt, expect, fx_at4(x, i0, i1, i2, start + j), u[j]);
+            }
+}
+
+#endif /* ROPEKIT_TESTS_COMMON_ACL_FIXTURE_H_ */
