@@ -30,7 +30,7 @@ static const struct rk_pr_policy rk_forward_policy = {
     .max_d = 1024,
     .require_rank4 = true,
     .require_d_even = true,
-    .cs_len_le_d_before_noop = false,
+    .gradient_order = false,
     .check_data = true,
 };
 

@@ -30,7 +30,7 @@ static const struct rk_pr_policy rk_grad_policy = {
     .max_d = 1024,
     .require_rank4 = true,
     .require_d_even = false,
-    .cs_len_le_d_before_noop = true,
+    .gradient_order = true,
     .check_data = true,
 };
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/error.h"
+#include "runtime/acl_objects.h"
 #include "runtime/registry.h"
 #include "runtime/stream.h"
 
@@ -19,6 +20,11 @@ aclOpExecutor *rk_executor_new(const struct rk_exec_ops *ops) {
     }
     e->ops = ops;
     return e;
+}
+
+void rk_executor_bind(aclOpExecutor *e, int slot, const aclTensor *tensor) {
+    e->view_offset[slot] = tensor->offset * (int64_t)rk_acl_dtype_size(tensor->dtype);
+    e->addr[slot] = tensor->data ? (char *)tensor->data + e->view_offset[slot] : NULL;
 }
 
 static void rk_executor_discard(aclOpExecutor *e) {
@@ -58,9 +64,9 @@ aclnnStatus aclDestroyAclOpExecutor(aclOpExecutor *executor) {
 
 static aclnnStatus rk_set_addr(aclOpExecutor *executor, size_t index, void *addr, bool output,
                                const char *api) {
-    if (!executor) {
+    if (!executor) { /* CANN documents 561103 for a NULL executor here */
         rk_error_set(ROPEKIT_NULL_POINTER, "%s: executor = NULL", api);
-        return ACLNN_ERR_PARAM_NULLPTR;
+        return ACLNN_ERR_INNER_NULLPTR;
     }
     if (!rk_registry_find(&rk_executors, executor, NULL)) {
         rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: executor = %p: unknown or already consumed",
@@ -74,7 +80,7 @@ static aclnnStatus rk_set_addr(aclOpExecutor *executor, size_t index, void *addr
                      index, output ? "output" : "input");
         return ACLNN_ERR_PARAM_INVALID;
     }
-    executor->addr[slot] = addr;
+    executor->addr[slot] = addr ? (char *)addr + executor->view_offset[slot] : NULL;
     return ACLNN_SUCCESS;
 }
 

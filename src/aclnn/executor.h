@@ -30,6 +30,9 @@ struct aclOpExecutor {
     const struct rk_exec_ops *ops;
     bool repeatable;
     void *addr[RK_EXEC_MAX_ADDR];
+    /* Bytes from a storage address to the view's first element (offset * item size):
+     * aclSet{Input,Output}TensorAddr rebind storage, so the view offset still applies. */
+    int64_t view_offset[RK_EXEC_MAX_ADDR];
     union {
         struct rk_pr_plan pr;
         struct rk_rope_plan rope;
@@ -38,6 +41,9 @@ struct aclOpExecutor {
 
 /* A new registered executor (NULL when out of memory, message set). */
 aclOpExecutor *rk_executor_new(const struct rk_exec_ops *ops);
+
+/* Binds slot `slot` to a tensor's data as phase 1 saw it (storage + view offset). */
+void rk_executor_bind(aclOpExecutor *e, int slot, const aclTensor *tensor);
 
 /* Phase 2 for every operator: executor NULL -> 161001; unknown, consumed or of another
  * operator -> 161002; otherwise checks the bound data and queues the work. A

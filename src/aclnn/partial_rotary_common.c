@@ -35,9 +35,9 @@ aclnnStatus rk_aclnn_pr_prepare(const struct rk_aclnn_pr_args *a, const struct r
     if (!e)
         return ACLNN_ERR_INNER_CREATE_EXECUTOR;
     e->plan.pr = plan;
-    e->addr[0] = x.data;
-    e->addr[1] = c.data;
-    e->addr[2] = s.data;
+    rk_executor_bind(e, 0, a->x);
+    rk_executor_bind(e, 1, a->cos);
+    rk_executor_bind(e, 2, a->sin);
     *a->workspace_size = 0;
     *a->executor = e;
     return ACLNN_SUCCESS;

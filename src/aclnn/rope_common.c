@@ -82,9 +82,10 @@ aclnnStatus rk_aclnn_rope_prepare(const struct rk_aclnn_rope_args *a,
     if (!e)
         return ACLNN_ERR_INNER_CREATE_EXECUTOR;
     e->plan.rope = plan;
-    void *addrs[RK_EXEC_MAX_ADDR] = {pos.data, qi.data, ki.data, cache.data, qo.data, ko.data};
+    const aclTensor *bound[RK_EXEC_MAX_ADDR] = {a->positions, a->query_in,  a->key_in,
+                                                a->cache,     a->query_out, a->key_out};
     for (int i = 0; i < RK_EXEC_MAX_ADDR; i++)
-        e->addr[i] = addrs[i];
+        rk_executor_bind(e, i, bound[i]);
     *a->workspace_size = 0;
     *a->executor = e;
     return ACLNN_SUCCESS;

@@ -44,7 +44,7 @@ struct rk_pr_policy {
     int64_t max_d;         /* 0: unbounded */
     bool require_rank4;    /* x, cos, sin all 4-D (else: 1 <= rank(cos) <= rank(x)) */
     bool require_d_even;
-    bool cs_len_le_d_before_noop;
+    bool gradient_order; /* SPEC §4.3's check order (else §3.4's) */
     bool check_data; /* data pointers are known now: check them and aliasing */
 };
 

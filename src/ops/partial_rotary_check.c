@@ -1,12 +1,13 @@
-/* Validation of a partial-rotary problem (SPEC §3.4 / §4.3 order). Nothing here
+/* Validation of a partial-rotary problem. Each check is a small step; the forward
+ * (SPEC §3.4) and the gradient (SPEC §4.3) run the steps in their own CANN orders, so
+ * the first broken rule (and its message) is the one CANN would report. Nothing here
  * touches tensor contents. */
-#include "ops/partial_rotary_internal.h"
-
 #include <stdio.h>
 
 #include "core/error.h"
 #include "core/tensor_view.h"
 #include "kernels/dispatch.h"
+#include "ops/partial_rotary_internal.h"
 
 #define RK_FAIL(rule_id, status, ...)                                                              \
     do {                                                                                           \
@@ -14,9 +15,19 @@
         return rk_error_set((status), __VA_ARGS__);                                                \
     } while (0)
 
-static bool rk_is_float_dtype(ropekit_dtype d) {
-    return rk_kdtype_of(d) >= 0;
-}
+#define RK_INVALID ROPEKIT_INVALID_ARGUMENT
+
+/* State shared by the steps. */
+struct rk_pr_ctx {
+    const struct rk_pr_problem *p;
+    const struct rk_pr_policy *pol;
+    const ropekit_tensor *t[3]; /* x, cos, sin */
+    const char *name[3];
+    int64_t d, start, end;
+    struct rk_pr_checked *out;
+};
+
+typedef ropekit_status (*rk_pr_step)(struct rk_pr_ctx *c, enum rk_pr_rule *rule);
 
 static const char *rk_pair_list(unsigned mask, char *buf, size_t len) {
     static const char *names[] = {"f32", "f16", "bf16"};
@@ -30,148 +41,237 @@ static const char *rk_pair_list(unsigned mask, char *buf, size_t len) {
     return buf;
 }
 
-ropekit_status rk_pr_validate(const struct rk_pr_problem *p, const struct rk_pr_policy *pol,
-                              struct rk_pr_checked *out, enum rk_pr_rule *rule) {
-    const char *api = pol->api, *xn = pol->x_name;
-    char b1[96], b2[96];
-    *rule = RK_PR_RULE_NONE;
-
-    if (!p->x || !p->cos || !p->sin)
-        RK_FAIL(RK_PR_RULE_NULL, ROPEKIT_NULL_POINTER, "%s: %s = NULL: tensor required", api,
-                !p->x     ? xn
-                : !p->cos ? "cos"
-                          : "sin");
-    const ropekit_tensor *x = p->x, *c = p->cos, *s = p->sin;
-    const ropekit_tensor *all[3] = {x, c, s};
-    const char *names[3] = {xn, "cos", "sin"};
+/* Row 1: descriptors present, layouts sane, data present when known. */
+static ropekit_status rk_step_null(struct rk_pr_ctx *c, enum rk_pr_rule *rule) {
+    const char *api = c->pol->api;
+    for (int i = 0; i < 3; i++)
+        if (!c->t[i])
+            RK_FAIL(RK_PR_RULE_NULL, ROPEKIT_NULL_POINTER, "%s: %s = NULL: tensor required", api,
+                    c->name[i]);
     for (int i = 0; i < 3; i++) {
-        ropekit_status st = rk_tensor_check_layout(all[i], api, names[i]);
+        ropekit_status st = rk_tensor_check_layout(c->t[i], api, c->name[i]);
         if (st != ROPEKIT_OK) {
             *rule = RK_PR_RULE_LAYOUT;
             return st;
         }
     }
-    if (pol->check_data)
+    if (c->pol->check_data)
         for (int i = 0; i < 3; i++)
-            if (all[i]->data == NULL && rk_tensor_numel(all[i]) > 0)
+            if (c->t[i]->data == NULL && rk_tensor_numel(c->t[i]) > 0)
                 RK_FAIL(RK_PR_RULE_DATA_NULL, ROPEKIT_NULL_POINTER,
-                        "%s: %s data = NULL: a tensor with %lld elements needs data", api, names[i],
-                        (long long)rk_tensor_numel(all[i]));
+                        "%s: %s data = NULL: a tensor with %lld elements needs data", api,
+                        c->name[i], (long long)rk_tensor_numel(c->t[i]));
+    c->d = c->t[0]->ndim >= 1 ? c->t[0]->shape[c->t[0]->ndim - 1] : 0;
+    return ROPEKIT_OK;
+}
 
-    if (!rk_is_float_dtype(x->dtype))
-        RK_FAIL(RK_PR_RULE_X_DTYPE, ROPEKIT_INVALID_ARGUMENT,
+/* Rows 2-4 (forward) / row 2 (gradient): element types. */
+static ropekit_status rk_step_dtype(struct rk_pr_ctx *c, enum rk_pr_rule *rule) {
+    const char *api = c->pol->api, *xn = c->name[0];
+    const ropekit_tensor *x = c->t[0], *cs = c->t[1], *sn = c->t[2];
+    char buf[96];
+    if (rk_kdtype_of(x->dtype) < 0)
+        RK_FAIL(RK_PR_RULE_X_DTYPE, RK_INVALID,
                 "%s: %s dtype = %d: must be float32, float16 or bfloat16", api, xn, (int)x->dtype);
-    if (!rk_is_float_dtype(c->dtype))
-        RK_FAIL(RK_PR_RULE_CS_DTYPE, ROPEKIT_INVALID_ARGUMENT,
-                "%s: cos dtype = %d: must be float32, float16 or bfloat16", api, (int)c->dtype);
-    if (s->dtype != c->dtype)
-        RK_FAIL(RK_PR_RULE_CS_DTYPE, ROPEKIT_INVALID_ARGUMENT,
-                "%s: sin dtype = %s: must equal cos dtype %s", api, ropekit_dtype_name(s->dtype),
-                ropekit_dtype_name(c->dtype));
-    int xk = rk_kdtype_of(x->dtype), ck = rk_kdtype_of(c->dtype);
-    if (!((pol->pair_mask >> (xk * 3 + ck)) & 1u))
-        RK_FAIL(RK_PR_RULE_DTYPE_PAIR, ROPEKIT_INVALID_ARGUMENT,
+    if (rk_kdtype_of(cs->dtype) < 0)
+        RK_FAIL(RK_PR_RULE_CS_DTYPE, RK_INVALID,
+                "%s: cos dtype = %d: must be float32, float16 or bfloat16", api, (int)cs->dtype);
+    if (sn->dtype != cs->dtype)
+        RK_FAIL(RK_PR_RULE_CS_DTYPE, RK_INVALID, "%s: sin dtype = %s: must equal cos dtype %s", api,
+                ropekit_dtype_name(sn->dtype), ropekit_dtype_name(cs->dtype));
+    int xk = rk_kdtype_of(x->dtype), ck = rk_kdtype_of(cs->dtype);
+    if (!((c->pol->pair_mask >> (xk * 3 + ck)) & 1u))
+        RK_FAIL(RK_PR_RULE_DTYPE_PAIR, RK_INVALID,
                 "%s: (%s, cos) dtypes = (%s, %s): allowed pairs are %s", api, xn,
-                ropekit_dtype_name(x->dtype), ropekit_dtype_name(c->dtype),
-                rk_pair_list(pol->pair_mask, b1, sizeof b1));
+                ropekit_dtype_name(x->dtype), ropekit_dtype_name(cs->dtype),
+                rk_pair_list(c->pol->pair_mask, buf, sizeof buf));
+    return ROPEKIT_OK;
+}
 
-    if (pol->require_rank4) {
+/* Ranks and cos.shape == sin.shape. */
+static ropekit_status rk_step_shapes(struct rk_pr_ctx *c, enum rk_pr_rule *rule) {
+    const char *api = c->pol->api;
+    const ropekit_tensor *x = c->t[0], *cs = c->t[1], *sn = c->t[2];
+    char b1[96], b2[96];
+    if (c->pol->require_rank4) {
         for (int i = 0; i < 3; i++)
-            if (all[i]->ndim != 4)
-                RK_FAIL(RK_PR_RULE_RANK, ROPEKIT_INVALID_ARGUMENT, "%s: %s shape = %s: must be 4-D",
-                        api, names[i], rk_shape_str(all[i], b1, sizeof b1));
+            if (c->t[i]->ndim != 4)
+                RK_FAIL(RK_PR_RULE_RANK, RK_INVALID, "%s: %s shape = %s: must be 4-D", api,
+                        c->name[i], rk_shape_str(c->t[i], b1, sizeof b1));
     } else {
         if (x->ndim < 1)
-            RK_FAIL(RK_PR_RULE_RANK, ROPEKIT_INVALID_ARGUMENT,
-                    "%s: %s rank = 0: needs at least one dimension", api, xn);
-        if (c->ndim < 1 || c->ndim > x->ndim)
-            RK_FAIL(RK_PR_RULE_RANK, ROPEKIT_INVALID_ARGUMENT,
-                    "%s: cos rank = %d: must be in [1, rank of %s = %d]", api, (int)c->ndim, xn,
-                    (int)x->ndim);
+            RK_FAIL(RK_PR_RULE_RANK, RK_INVALID, "%s: %s rank = 0: needs at least one dimension",
+                    api, c->name[0]);
+        if (cs->ndim < 1 || cs->ndim > x->ndim)
+            RK_FAIL(RK_PR_RULE_RANK, RK_INVALID,
+                    "%s: cos rank = %d: must be in [1, rank of %s = %d]", api, (int)cs->ndim,
+                    c->name[0], (int)x->ndim);
     }
-    bool same = c->ndim == s->ndim;
-    for (int32_t i = 0; same && i < c->ndim; i++)
-        same = c->shape[i] == s->shape[i];
+    bool same = cs->ndim == sn->ndim;
+    for (int32_t i = 0; same && i < cs->ndim; i++)
+        same = cs->shape[i] == sn->shape[i];
     if (!same)
-        RK_FAIL(RK_PR_RULE_CS_SHAPE, ROPEKIT_INVALID_ARGUMENT,
-                "%s: sin shape = %s: must equal cos shape %s", api, rk_shape_str(s, b1, sizeof b1),
-                rk_shape_str(c, b2, sizeof b2));
+        RK_FAIL(RK_PR_RULE_CS_SHAPE, RK_INVALID, "%s: sin shape = %s: must equal cos shape %s", api,
+                rk_shape_str(sn, b1, sizeof b1), rk_shape_str(cs, b2, sizeof b2));
+    return ROPEKIT_OK;
+}
 
-    if (p->mode < 0 || p->mode > 3 || !((pol->mode_mask >> p->mode) & 1u)) {
-        if (pol->mode_mask == (1u << ROPEKIT_ROTARY_INTERLEAVE))
-            RK_FAIL(RK_PR_RULE_MODE, ROPEKIT_INVALID_ARGUMENT,
-                    "%s: %s = %lld: only 1 (interleave) is supported by this CANN operator; "
-                    "ropekit_partial_rotary accepts 0-3",
-                    api, pol->mode_name, (long long)p->mode);
-        RK_FAIL(RK_PR_RULE_MODE, ROPEKIT_INVALID_ARGUMENT,
-                "%s: %s = %lld: must be 0 (half), 1 (interleave), 2 (quarter) or 3 "
-                "(interleave-half)",
-                api, pol->mode_name, (long long)p->mode);
-    }
+static ropekit_status rk_step_mode(struct rk_pr_ctx *c, enum rk_pr_rule *rule) {
+    const int64_t mode = c->p->mode;
+    const struct rk_pr_policy *pol = c->pol;
+    if (mode >= 0 && mode <= 3 && ((pol->mode_mask >> mode) & 1u))
+        return ROPEKIT_OK;
+    if (pol->mode_mask == (1u << ROPEKIT_ROTARY_INTERLEAVE))
+        RK_FAIL(RK_PR_RULE_MODE, RK_INVALID,
+                "%s: %s = %lld: only 1 (interleave) is supported by this CANN operator; "
+                "ropekit_partial_rotary accepts 0-3",
+                pol->api, pol->mode_name, (long long)mode);
+    RK_FAIL(RK_PR_RULE_MODE, RK_INVALID,
+            "%s: %s = %lld: must be 0 (half), 1 (interleave), 2 (quarter) or 3 (interleave-half)",
+            pol->api, pol->mode_name, (long long)mode);
+}
 
-    int64_t start = 0, end = 0;
+/* partialSlice: NULL or empty means [0, 0]; otherwise two values in range. */
+static ropekit_status rk_step_slice(struct rk_pr_ctx *c, enum rk_pr_rule *rule) {
+    const struct rk_pr_problem *p = c->p;
+    c->start = c->end = 0;
     if (p->slice && p->slice_len != 0) {
         if (p->slice_len != 2)
-            RK_FAIL(RK_PR_RULE_SLICE_SIZE, ROPEKIT_INVALID_ARGUMENT,
+            RK_FAIL(RK_PR_RULE_SLICE_SIZE, RK_INVALID,
                     "%s: partialSlice size = %llu: must hold 2 values [start, end) (or be empty)",
-                    api, (unsigned long long)p->slice_len);
-        start = p->slice[0];
-        end = p->slice[1];
+                    c->pol->api, (unsigned long long)p->slice_len);
+        c->start = p->slice[0];
+        c->end = p->slice[1];
     }
-    const int64_t d = x->shape[x->ndim - 1];
-    if (start < 0 || end < start || end > d)
-        RK_FAIL(RK_PR_RULE_SLICE_RANGE, ROPEKIT_INVALID_ARGUMENT,
-                "%s: slice = [%lld, %lld): must satisfy 0 <= start <= end <= D = %lld", api,
-                (long long)start, (long long)end, (long long)d);
-    const int64_t cs_len = c->shape[c->ndim - 1];
-    if (pol->cs_len_le_d_before_noop && cs_len > d)
-        RK_FAIL(RK_PR_RULE_CS_LEN_EXCEEDS_D, ROPEKIT_INVALID_ARGUMENT,
-                "%s: cos last dim = %lld: must not exceed D = %lld", api, (long long)cs_len,
-                (long long)d);
+    if (c->start < 0 || c->end < c->start || c->end > c->d)
+        RK_FAIL(RK_PR_RULE_SLICE_RANGE, RK_INVALID,
+                "%s: slice = [%lld, %lld): must satisfy 0 <= start <= end <= D = %lld", c->pol->api,
+                (long long)c->start, (long long)c->end, (long long)c->d);
+    return ROPEKIT_OK;
+}
 
-    out->start = start;
-    out->len = end - start;
-    out->noop = out->len == 0 || rk_tensor_numel(x) == 0 || rk_tensor_numel(c) == 0 ||
-                rk_tensor_numel(s) == 0;
-    if (out->noop)
-        return ROPEKIT_OK;
+/* Gradient row 6: checked even when the call turns out to be a no-op. */
+static ropekit_status rk_step_cs_len_le_d(struct rk_pr_ctx *c, enum rk_pr_rule *rule) {
+    const ropekit_tensor *cs = c->t[1];
+    int64_t cs_len = cs->shape[cs->ndim - 1];
+    if (cs_len > c->d)
+        RK_FAIL(RK_PR_RULE_CS_LEN_EXCEEDS_D, RK_INVALID,
+                "%s: cos last dim = %lld: must not exceed D = %lld", c->pol->api, (long long)cs_len,
+                (long long)c->d);
+    return ROPEKIT_OK;
+}
 
-    const int64_t len = out->len;
-    if (pol->max_d > 0 && d > pol->max_d)
-        RK_FAIL(RK_PR_RULE_MAX_D, ROPEKIT_INVALID_ARGUMENT,
-                "%s: %s last dim D = %lld: must be <= %lld", api, xn, (long long)d,
-                (long long)pol->max_d);
-    if (pol->require_d_even && d % 2 != 0)
-        RK_FAIL(RK_PR_RULE_D_EVEN, ROPEKIT_INVALID_ARGUMENT,
-                "%s: %s last dim D = %lld: must be even", api, xn, (long long)d);
-    int64_t multiple = p->mode == ROPEKIT_ROTARY_QUARTER ? 4 : 2;
+static ropekit_status rk_step_max_d(struct rk_pr_ctx *c, enum rk_pr_rule *rule) {
+    if (c->pol->max_d > 0 && c->d > c->pol->max_d)
+        RK_FAIL(RK_PR_RULE_MAX_D, RK_INVALID, "%s: %s last dim D = %lld: must be <= %lld",
+                c->pol->api, c->name[0], (long long)c->d, (long long)c->pol->max_d);
+    return ROPEKIT_OK;
+}
+
+static ropekit_status rk_step_d_even(struct rk_pr_ctx *c, enum rk_pr_rule *rule) {
+    if (c->pol->require_d_even && c->d % 2 != 0)
+        RK_FAIL(RK_PR_RULE_D_EVEN, RK_INVALID, "%s: %s last dim D = %lld: must be even",
+                c->pol->api, c->name[0], (long long)c->d);
+    return ROPEKIT_OK;
+}
+
+static ropekit_status rk_step_l_multiple(struct rk_pr_ctx *c, enum rk_pr_rule *rule) {
+    const int64_t len = c->end - c->start;
+    const int64_t multiple = c->p->mode == ROPEKIT_ROTARY_QUARTER ? 4 : 2;
     if (len % multiple != 0)
-        RK_FAIL(RK_PR_RULE_L_MULTIPLE, ROPEKIT_INVALID_ARGUMENT,
-                "%s: slice length end - start = %lld: must be a multiple of %lld in %s mode", api,
-                (long long)len, (long long)multiple, rk_rotary_mode_name((int)p->mode));
+        RK_FAIL(RK_PR_RULE_L_MULTIPLE, RK_INVALID,
+                "%s: slice length end - start = %lld: must be a multiple of %lld in %s mode",
+                c->pol->api, (long long)len, (long long)multiple,
+                rk_rotary_mode_name((int)c->p->mode));
+    return ROPEKIT_OK;
+}
+
+static ropekit_status rk_step_cs_len(struct rk_pr_ctx *c, enum rk_pr_rule *rule) {
+    const ropekit_tensor *cs = c->t[1];
+    const int64_t cs_len = cs->shape[cs->ndim - 1], len = c->end - c->start;
     if (cs_len != len)
-        RK_FAIL(RK_PR_RULE_CS_LEN, ROPEKIT_INVALID_ARGUMENT,
-                "%s: cos last dim = %lld: must equal the slice length %lld", api, (long long)cs_len,
-                (long long)len);
-    const int32_t lead_x = x->ndim - 1, lead_c = c->ndim - 1;
+        RK_FAIL(RK_PR_RULE_CS_LEN, RK_INVALID,
+                "%s: cos last dim = %lld: must equal the slice length %lld", c->pol->api,
+                (long long)cs_len, (long long)len);
+    return ROPEKIT_OK;
+}
+
+static ropekit_status rk_step_broadcast(struct rk_pr_ctx *c, enum rk_pr_rule *rule) {
+    const ropekit_tensor *x = c->t[0], *cs = c->t[1];
+    const int32_t lead_x = x->ndim - 1, lead_c = cs->ndim - 1;
+    char b1[96], b2[96];
     for (int32_t k = 0; k < lead_c; k++) {
-        int64_t cd = c->shape[k], xd = x->shape[k + (lead_x - lead_c)];
+        int64_t cd = cs->shape[k], xd = x->shape[k + (lead_x - lead_c)];
         if (cd != 1 && cd != xd)
-            RK_FAIL(RK_PR_RULE_BROADCAST, ROPEKIT_INVALID_ARGUMENT,
-                    "%s: cos shape = %s: dim %d is %lld, must be 1 or %s's %lld (%s shape %s)", api,
-                    rk_shape_str(c, b1, sizeof b1), (int)k, (long long)cd, xn, (long long)xd, xn,
-                    rk_shape_str(x, b2, sizeof b2));
+            RK_FAIL(RK_PR_RULE_BROADCAST, RK_INVALID,
+                    "%s: cos shape = %s: dim %d is %lld, must be 1 or %s's %lld (%s shape %s)",
+                    c->pol->api, rk_shape_str(cs, b1, sizeof b1), (int)k, (long long)cd, c->name[0],
+                    (long long)xd, c->name[0], rk_shape_str(x, b2, sizeof b2));
     }
+    return ROPEKIT_OK;
+}
+
+static ropekit_status rk_step_overlap(struct rk_pr_ctx *c, enum rk_pr_rule *rule) {
+    const ropekit_tensor *x = c->t[0], *cs = c->t[1], *sn = c->t[2];
+    const char *api = c->pol->api, *xn = c->name[0];
     if (rk_tensor_self_overlaps(x))
-        RK_FAIL(RK_PR_RULE_OVERLAP, ROPEKIT_INVALID_ARGUMENT,
+        RK_FAIL(RK_PR_RULE_OVERLAP, RK_INVALID,
                 "%s: %s strides: two elements share one address; an in-place output must not "
                 "overlap itself",
                 api, xn);
-    if (pol->check_data && (rk_tensors_may_alias(x, x->data, c, c->data) ||
-                            rk_tensors_may_alias(x, x->data, s, s->data)))
-        RK_FAIL(RK_PR_RULE_OVERLAP, ROPEKIT_INVALID_ARGUMENT,
-                "%s: %s memory overlaps %s: the rotated tensor must not share memory with its "
-                "coefficients",
-                api, xn, rk_tensors_may_alias(x, x->data, c, c->data) ? "cos" : "sin");
+    if (c->pol->check_data) {
+        bool on_cos = rk_tensors_may_alias(x, x->data, cs, cs->data);
+        if (on_cos || rk_tensors_may_alias(x, x->data, sn, sn->data))
+            RK_FAIL(RK_PR_RULE_OVERLAP, RK_INVALID,
+                    "%s: %s memory overlaps %s: the rotated tensor must not share memory with "
+                    "its coefficients",
+                    api, xn, on_cos ? "cos" : "sin");
+    }
+    return ROPEKIT_OK;
+}
+
+/* Marks the no-op exit: an empty slice or an empty tensor (SPEC §3.2). */
+static ropekit_status rk_step_noop(struct rk_pr_ctx *c, enum rk_pr_rule *rule) {
+    (void)rule;
+    c->out->noop = c->end == c->start || rk_tensor_numel(c->t[0]) == 0 ||
+                   rk_tensor_numel(c->t[1]) == 0 || rk_tensor_numel(c->t[2]) == 0;
+    return ROPEKIT_OK;
+}
+
+/* SPEC §3.4 (forward, also the native face's order) and §4.3 (gradient). */
+static const rk_pr_step rk_forward_order[] = {
+    rk_step_null,       rk_step_dtype,  rk_step_shapes,    rk_step_mode,
+    rk_step_slice,      rk_step_noop,   rk_step_max_d,     rk_step_d_even,
+    rk_step_l_multiple, rk_step_cs_len, rk_step_broadcast, rk_step_overlap,
+};
+static const rk_pr_step rk_gradient_order[] = {
+    rk_step_null,        rk_step_dtype,     rk_step_mode,    rk_step_slice, rk_step_shapes,
+    rk_step_cs_len_le_d, rk_step_noop,      rk_step_cs_len,  rk_step_max_d, rk_step_d_even,
+    rk_step_l_multiple,  rk_step_broadcast, rk_step_overlap,
+};
+
+ropekit_status rk_pr_validate(const struct rk_pr_problem *p, const struct rk_pr_policy *pol,
+                              struct rk_pr_checked *out, enum rk_pr_rule *rule) {
+    struct rk_pr_ctx c = {
+        .p = p,
+        .pol = pol,
+        .t = {p->x, p->cos, p->sin},
+        .name = {pol->x_name, "cos", "sin"},
+        .out = out,
+    };
+    const rk_pr_step *steps = pol->gradient_order ? rk_gradient_order : rk_forward_order;
+    size_t n = pol->gradient_order ? sizeof rk_gradient_order / sizeof rk_gradient_order[0]
+                                   : sizeof rk_forward_order / sizeof rk_forward_order[0];
+    *rule = RK_PR_RULE_NONE;
+    out->noop = false;
+    for (size_t i = 0; i < n; i++) {
+        ropekit_status st = steps[i](&c, rule);
+        if (st != ROPEKIT_OK)
+            return st;
+        if (out->noop)
+            break;
+    }
+    out->start = c.start;
+    out->len = c.end - c.start;
     return ROPEKIT_OK;
 }

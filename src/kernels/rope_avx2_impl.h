@@ -1,0 +1,79 @@
+/* AVX2 loops of the rope kernels (heads contiguous, coefficients contiguous). Full
+ * 8-pair blocks run in vectors; the pairs left over at the end of a head go through the
+ * scalar helpers, so nothing is read or written past the rotated part. */
+#ifndef ROPEKIT_KERNELS_ROPE_AVX2_IMPL_H_
+#define ROPEKIT_KERNELS_ROPE_AVX2_IMPL_H_
+
+#include <string.h>
+
+#include "kernels/simd_avx2.h"
+#include "kernels/rope_kernel.h"
+
+#define RK_DT_f32 RK_KDT_F32
+#define RK_DT_f16 RK_KDT_F16
+#define RK_DT_bf16 RK_KDT_BF16
+#define RK_SIZE(dt) ((dt) == RK_KDT_F32 ? 4 : 2)
+
+/* NeoX: pairs (j, j + h), both members with c[j], s[j]. */
+RK_INLINE void rk256_rope_neox_head(const char *in, char *out, const char *cos, const char *sin,
+                                    int64_t h, enum rk_kdtype xdt, enum rk_kdtype cdt) {
+    const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
+    int64_t j = 0;
+    for (; j + 8 <= h; j += 8) {
+        __m256 xa = rk256_load(in + j * xs, xdt), xb = rk256_load(in + (j + h) * xs, xdt);
+        __m256 c = rk256_load(cos + j * cs, cdt), s = rk256_load(sin + j * cs, cdt);
+        __m256 oa, ob;
+        rk256_pair_forward(xa, xb, c, s, c, s, &oa, &ob);
+        rk256_store(out + j * xs, oa, xdt);
+        rk256_store(out + (j + h) * xs, ob, xdt);
+    }
+    for (; j < h; j++)
+        rk256_pair_scalar(in + j * xs, in + (j + h) * xs, out + j * xs, out + (j + h) * xs,
+                          cos + j * cs, sin + j * cs, cos + j * cs, sin + j * cs, 0, xdt, cdt);
+}
+
+/* GPT-J: pairs (2j, 2j + 1); 8 coefficients serve 16 elements, each lane duplicated. */
+RK_INLINE void rk256_rope_gptj_head(const char *in, char *out, const char *cos, const char *sin,
+                                    int64_t h, enum rk_kdtype xdt, enum rk_kdtype cdt) {
+    const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
+    int64_t j = 0;
+    for (; j + 8 <= h; j += 8) {
+        __m256 c_lo, c_hi, s_lo, s_hi;
+        rk256_duplicate(rk256_load(cos + j * cs, cdt), &c_lo, &c_hi);
+        rk256_duplicate(rk256_load(sin + j * cs, cdt), &s_lo, &s_hi);
+        __m256 lo = rk256_load(in + 2 * j * xs, xdt), hi = rk256_load(in + (2 * j + 8) * xs, xdt);
+        /* even: a*c - b*s; odd: b*c + a*s */
+        __m256 o_lo = rk256_sub_even_add_odd(_mm256_mul_ps(lo, c_lo),
+                                             _mm256_mul_ps(rk256_swap_pairs(lo), s_lo));
+        __m256 o_hi = rk256_sub_even_add_odd(_mm256_mul_ps(hi, c_hi),
+                                             _mm256_mul_ps(rk256_swap_pairs(hi), s_hi));
+        rk256_store(out + 2 * j * xs, o_lo, xdt);
+        rk256_store(out + (2 * j + 8) * xs, o_hi, xdt);
+    }
+    for (; j < h; j++)
+        rk256_pair_scalar(in + 2 * j * xs, in + (2 * j + 1) * xs, out + 2 * j * xs,
+                          out + (2 * j + 1) * xs, cos + j * cs, sin + j * cs, cos + j * cs,
+                          sin + j * cs, 0, xdt, cdt);
+}
+
+RK_INLINE void rk256_rope_rows(const struct rk_rope_rows *a, int gptj, enum rk_kdtype xdt,
+                               enum rk_kdtype cdt) {
+    const int64_t h = a->half, xs = RK_SIZE(xdt);
+    for (int64_t head = 0; head < a->heads; head++) {
+        const char *in = a->in + head * a->in_head;
+        char *out = a->out + head * a->out_head;
+        if (gptj)
+            rk256_rope_gptj_head(in, out, a->cos, a->sin, h, xdt, cdt);
+        else
+            rk256_rope_neox_head(in, out, a->cos, a->sin, h, xdt, cdt);
+        if (out != in && a->head_size > 2 * h)
+            memcpy(out + 2 * h * xs, in + 2 * h * xs, (size_t)((a->head_size - 2 * h) * xs));
+    }
+}
+
+#define RK_DEFINE_ROPE_AVX2(style_name, style_id, xd, cd)                                          \
+    void rk_rope_##style_name##_##xd##cd##__avx2(const struct rk_rope_rows *a) {                   \
+        rk256_rope_rows(a, style_id, RK_DT_##xd, RK_DT_##cd);                                      \
+    }
+
+#endif /* ROPEKIT_KERNELS_ROPE_AVX2_IMPL_H_ */

@@ -1,0 +1,138 @@
+/* AVX2 row loops of the partial-rotary kernels (contiguous rows only). Each
+ * rot_<mode>_avx2.c instantiates them with constant mode, direction and dtypes.
+ * Full 8-lane blocks run in vectors; the pairs left over at the end of a row go through
+ * the scalar helpers, so nothing is read or written past the row and results equal the
+ * scalar kernels bit for bit. */
+#ifndef ROPEKIT_KERNELS_ROT_AVX2_IMPL_H_
+#define ROPEKIT_KERNELS_ROT_AVX2_IMPL_H_
+
+#include "kernels/simd_avx2.h"
+
+#define RK_DT_f32 RK_KDT_F32
+#define RK_DT_f16 RK_KDT_F16
+#define RK_DT_bf16 RK_KDT_BF16
+#define RK_SIZE(dt) ((dt) == RK_KDT_F32 ? 4 : 2)
+
+/* Rotate-half on x[0, 2h): pairs (j, j + h) with coefficients at the same positions. */
+RK_INLINE void rk256_rot_half_block(char *x, const char *c, const char *s, int64_t h, int backward,
+                                    enum rk_kdtype xdt, enum rk_kdtype cdt) {
+    const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
+    int64_t j = 0;
+    for (; j + 8 <= h; j += 8) {
+        __m256 a = rk256_load(x + j * xs, xdt), b = rk256_load(x + (j + h) * xs, xdt);
+        __m256 cp = rk256_load(c + j * cs, cdt), sp = rk256_load(s + j * cs, cdt);
+        __m256 cr = rk256_load(c + (j + h) * cs, cdt), sr = rk256_load(s + (j + h) * cs, cdt);
+        __m256 oa, ob;
+        if (backward)
+            rk256_pair_backward(a, b, cp, sp, cr, sr, &oa, &ob);
+        else
+            rk256_pair_forward(a, b, cp, sp, cr, sr, &oa, &ob);
+        rk256_store(x + j * xs, oa, xdt);
+        rk256_store(x + (j + h) * xs, ob, xdt);
+    }
+    for (; j < h; j++) {
+        char *pa = x + j * xs, *pb = x + (j + h) * xs;
+        rk256_pair_scalar(pa, pb, pa, pb, c + j * cs, s + j * cs, c + (j + h) * cs,
+                          s + (j + h) * cs, backward, xdt, cdt);
+    }
+}
+
+/* Interleaved pairs (2i, 2i + 1) on x[0, len); blocks of 8 lanes hold whole pairs. */
+RK_INLINE void rk256_rot_interleave_row(char *x, const char *c, const char *s, int64_t len,
+                                        int backward, enum rk_kdtype xdt, enum rk_kdtype cdt) {
+    const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
+    int64_t k = 0;
+    for (; k + 8 <= len; k += 8) {
+        __m256 v = rk256_load(x + k * xs, xdt);
+        __m256 cv = rk256_load(c + k * cs, cdt), sv = rk256_load(s + k * cs, cdt);
+        __m256 p1 = _mm256_mul_ps(v, cv), out;
+        if (backward) /* even: g[p]c[p] + g[r]s[r]; odd: g[r]c[r] - g[p]s[p] */
+            out = rk256_add_even_sub_odd(p1, rk256_swap_pairs(_mm256_mul_ps(v, sv)));
+        else /* even: v[p]c[p] - v[r]s[p]; odd: v[r]c[r] + v[p]s[r] */
+            out = rk256_sub_even_add_odd(p1, _mm256_mul_ps(rk256_swap_pairs(v), sv));
+        rk256_store(x + k * xs, out, xdt);
+    }
+    for (; k + 1 < len; k += 2) {
+        char *pa = x + k * xs, *pb = x + (k + 1) * xs;
+        rk256_pair_scalar(pa, pb, pa, pb, c + k * cs, s + k * cs, c + (k + 1) * cs,
+                          s + (k + 1) * cs, backward, xdt, cdt);
+    }
+}
+
+/* Interleave-half: the row is widened into scratch first because outputs land on
+ * positions later pairs still need. */
+RK_INLINE void rk256_rot_ihalf_row(char *x, const char *c, const char *s, int64_t len, float *v,
+                                   int backward, enum rk_kdtype xdt, enum rk_kdtype cdt) {
+    const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt), h = len / 2;
+    int64_t k = 0;
+    for (; k + 8 <= len; k += 8)
+        _mm256_storeu_ps(v + k, rk256_load(x + k * xs, xdt));
+    for (; k < len; k++)
+        v[k] = rk_load_elem(x + k * xs, xdt);
+    int64_t j = 0;
+    for (; j + 8 <= h; j += 8) {
+        __m256 cp = rk256_load(c + j * cs, cdt), sp = rk256_load(s + j * cs, cdt);
+        __m256 cr = rk256_load(c + (j + h) * cs, cdt), sr = rk256_load(s + (j + h) * cs, cdt);
+        __m256 oa, ob;
+        if (backward) {
+            __m256 a = _mm256_loadu_ps(v + j), b = _mm256_loadu_ps(v + j + h), lo, hi;
+            rk256_pair_backward(a, b, cp, sp, cr, sr, &oa, &ob);
+            rk256_interleave(oa, ob, &lo, &hi);
+            rk256_store(x + 2 * j * xs, lo, xdt);
+            rk256_store(x + (2 * j + 8) * xs, hi, xdt);
+        } else {
+            __m256 a, b;
+            rk256_deinterleave(_mm256_loadu_ps(v + 2 * j), _mm256_loadu_ps(v + 2 * j + 8), &a, &b);
+            rk256_pair_forward(a, b, cp, sp, cr, sr, &oa, &ob);
+            rk256_store(x + j * xs, oa, xdt);
+            rk256_store(x + (j + h) * xs, ob, xdt);
+        }
+    }
+    for (; j < h; j++) {
+        float cp = rk_load_elem(c + j * cs, cdt), sp = rk_load_elem(s + j * cs, cdt);
+        float cr = rk_load_elem(c + (j + h) * cs, cdt), sr = rk_load_elem(s + (j + h) * cs, cdt);
+        float oa, ob;
+        if (backward) {
+            rk_pair_backward(v[j], v[j + h], cp, sp, cr, sr, &oa, &ob);
+            rk_store_elem(x + 2 * j * xs, oa, xdt);
+            rk_store_elem(x + (2 * j + 1) * xs, ob, xdt);
+        } else {
+            rk_pair_forward(v[2 * j], v[2 * j + 1], cp, sp, cr, sr, &oa, &ob);
+            rk_store_elem(x + j * xs, oa, xdt);
+            rk_store_elem(x + (j + h) * xs, ob, xdt);
+        }
+    }
+}
+
+/* mode: 0 half, 1 interleave, 2 quarter, 3 interleave-half. */
+RK_INLINE void rk256_rot_rows(const struct rk_rot_rows *a, int mode, int backward,
+                              enum rk_kdtype xdt, enum rk_kdtype cdt) {
+    const int64_t len = a->len, xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
+    for (int64_t row = 0; row < a->rows; row++) {
+        char *x = a->x + row * a->x_row;
+        const char *c = a->cos + row * a->c_row;
+        const char *s = a->sin + row * a->s_row;
+        if (mode == 0) {
+            rk256_rot_half_block(x, c, s, len / 2, backward, xdt, cdt);
+        } else if (mode == 1) {
+            rk256_rot_interleave_row(x, c, s, len, backward, xdt, cdt);
+        } else if (mode == 2) {
+            const int64_t q = len / 4;
+            rk256_rot_half_block(x, c, s, q, backward, xdt, cdt);
+            rk256_rot_half_block(x + 2 * q * xs, c + 2 * q * cs, s + 2 * q * cs, q, backward, xdt,
+                                 cdt);
+        } else {
+            rk256_rot_ihalf_row(x, c, s, len, a->scratch, backward, xdt, cdt);
+        }
+    }
+}
+
+#define RK_DEFINE_AVX2_KERNELS(mode_name, mode_id, xd, cd)                                         \
+    void rk_rot_##mode_name##_fwd_##xd##cd##__avx2(const struct rk_rot_rows *a) {                  \
+        rk256_rot_rows(a, mode_id, 0, RK_DT_##xd, RK_DT_##cd);                                     \
+    }                                                                                              \
+    void rk_rot_##mode_name##_bwd_##xd##cd##__avx2(const struct rk_rot_rows *a) {                  \
+        rk256_rot_rows(a, mode_id, 1, RK_DT_##xd, RK_DT_##cd);                                     \
+    }
+
+#endif /* ROPEKIT_KERNELS_ROT_AVX2_IMPL_H_ */
