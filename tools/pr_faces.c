@@ -1,0 +1,146 @@
+/* Running a partial-rotary case through the native face and the aclnn face. */
+#include <stdio.h>
+#include <string.h>
+
+#include "aclnnop/aclnn_inplace_partial_rotary_mul.h"
+#include "aclnnop/aclnn_inplace_partial_rotary_mul_grad.h"
+#include "pr_case.h"
+
+ropekit_status pr_native_run(const struct pr_case *pc, void *xbuf, bool via_plan) {
+    ropekit_tensor x = tk_tensor_native(&pc->x, xbuf);
+    ropekit_tensor c = tk_tensor_native(&pc->cos, pc->cos.buf);
+    ropekit_tensor s = tk_tensor_native(&pc->sin, pc->sin.buf);
+    ropekit_rotary_mode mode = (ropekit_rotary_mode)pc->mode;
+    ropekit_direction dir = (ropekit_direction)pc->direction;
+    if (!via_plan)
+        return ropekit_partial_rotary(&x, &c, &s, mode, pc->start, pc->end, dir);
+    ropekit_plan *plan = NULL;
+    ropekit_status st =
+        ropekit_partial_rotary_plan_create(&x, &c, &s, mode, pc->start, pc->end, dir, &plan);
+    if (st != ROPEKIT_OK)
+        return st;
+    st = ropekit_partial_rotary_execute(plan, x.data, c.data, s.data);
+    ropekit_plan_destroy(plan);
+    return st;
+}
+
+/* SPEC §3.4 rule 4 (forward pairs) and §4.3 rule 2 (every grad pair). */
+static bool pr_aclnn_pair_ok(const struct pr_case *pc) {
+    ropekit_dtype x = pc->x.dtype, c = pc->cos.dtype;
+    if (pc->direction == ROPEKIT_BACKWARD)
+        return true;
+    return x == c || c == ROPEKIT_F32;
+}
+
+int pr_aclnn_expected(const struct pr_case *pc) {
+    const struct tk_tensor *all[3] = {&pc->x, &pc->cos, &pc->sin};
+    const bool grad = pc->direction == ROPEKIT_BACKWARD;
+    /* Forward: every non-null rule is 161002 (column R); grad: 561002 (SPEC §4.3). */
+    const int reject = grad ? ACLNN_ERR_INNER_TILING_ERROR : ACLNN_ERR_PARAM_INVALID;
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < all[i]->ndim; k++)
+            if (all[i]->strides[k] < 0)
+                return -1;
+    /* Rules before the no-op exit: dtype pair, ranks, mode. */
+    if (!pr_aclnn_pair_ok(pc))
+        return ACLNN_ERR_PARAM_INVALID;
+    for (int i = 0; i < 3; i++)
+        if (all[i]->ndim != 4)
+            return reject;
+    if (pc->mode != ROPEKIT_ROTARY_INTERLEAVE)
+        return reject;
+    if (pc->end == pc->start || tk_tensor_numel(&pc->x) == 0 || tk_tensor_numel(&pc->cos) == 0)
+        return 0;
+    /* After it: D <= 1024, D even (forward only); L is always even here. */
+    const int64_t d = pc->x.shape[3];
+    if (d > 1024 || (!grad && d % 2 != 0))
+        return reject;
+    return 0;
+}
+
+bool pr_aclnn_accepts(const struct pr_case *pc) {
+    return pr_aclnn_expected(pc) == 0;
+}
+
+const char *pr_aclnn_name(const struct pr_case *pc) {
+    return pc->direction == ROPEKIT_BACKWARD ? "aclnnInplacePartialRotaryMulGrad"
+                                             : "aclnnInplacePartialRotaryMul";
+}
+
+int pr_aclnn_bind(struct pr_aclnn *b, const struct pr_case *pc, const void *xbuf, char *err,
+                  size_t len) {
+    memset(b, 0, sizeof *b);
+    if (tk_acl_tensor_upload(&pc->x, xbuf, &b->x, err, len) != 0 ||
+        tk_acl_tensor_upload(&pc->cos, pc->cos.buf, &b->cos, err, len) != 0 ||
+        tk_acl_tensor_upload(&pc->sin, pc->sin.buf, &b->sin, err, len) != 0) {
+        pr_aclnn_unbind(b);
+        return -1;
+    }
+    const int64_t slice[2] = {pc->start, pc->end};
+    b->slice = aclCreateIntArray(slice, 2);
+    if (!b->slice) {
+        tk_acl_error(err, len, "aclCreateIntArray", 0);
+        pr_aclnn_unbind(b);
+        return -1;
+    }
+    return 0;
+}
+
+int pr_aclnn_call(struct pr_aclnn *b, const struct pr_case *pc, const struct tk_acl *acl, char *err,
+                  size_t len) {
+    uint64_t ws_size = 0;
+    aclOpExecutor *exec = NULL;
+    void *ws = NULL;
+    const bool grad = pc->direction == ROPEKIT_BACKWARD;
+    aclnnStatus st =
+        grad ? aclnnInplacePartialRotaryMulGradGetWorkspaceSize(
+                   b->x.tensor, b->cos.tensor, b->sin.tensor, pc->mode, b->slice, &ws_size, &exec)
+             : aclnnInplacePartialRotaryMulGetWorkspaceSize(
+                   b->x.tensor, b->cos.tensor, b->sin.tensor, pc->mode, b->slice, &ws_size, &exec);
+    if (st != ACLNN_SUCCESS) {
+        char call[64];
+        snprintf(call, sizeof call, "%sGetWorkspaceSize", pr_aclnn_name(pc));
+        tk_acl_error(err, len, call, st);
+        return st;
+    }
+    if (ws_size > 0 && aclrtMalloc(&ws, ws_size, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
+        tk_acl_error(err, len, "aclrtMalloc(workspace)", 0);
+        aclDestroyAclOpExecutor(exec);
+        return ACL_ERROR_BAD_ALLOC;
+    }
+    st = grad ? aclnnInplacePartialRotaryMulGrad(ws, ws_size, exec, acl->stream)
+              : aclnnInplacePartialRotaryMul(ws, ws_size, exec, acl->stream);
+    if (st != ACLNN_SUCCESS) {
+        tk_acl_error(err, len, pr_aclnn_name(pc), st);
+    } else {
+        aclError rc = aclrtSynchronizeStream(acl->stream);
+        if (rc != ACL_SUCCESS) {
+            tk_acl_error(err, len, "aclrtSynchronizeStream", rc);
+            st = rc;
+        }
+    }
+    if (ws)
+        aclrtFree(ws);
+    return st == ACLNN_SUCCESS ? 0 : -1;
+}
+
+void pr_aclnn_unbind(struct pr_aclnn *b) {
+    if (b->slice)
+        aclDestroyIntArray(b->slice);
+    b->slice = NULL;
+    tk_acl_tensor_release(&b->x);
+    tk_acl_tensor_release(&b->cos);
+    tk_acl_tensor_release(&b->sin);
+}
+
+int pr_aclnn_run(const struct pr_case *pc, const struct tk_acl *acl, void *xbuf, char *err,
+                 size_t len) {
+    struct pr_aclnn b;
+    if (pr_aclnn_bind(&b, pc, xbuf, err, len) != 0)
+        return -1;
+    int rc = pr_aclnn_call(&b, pc, acl, err, len);
+    if (rc == 0)
+        rc = tk_acl_tensor_download(&pc->x, &b.x, xbuf, err, len);
+    pr_aclnn_unbind(&b);
+    return rc;
+}

@@ -1,0 +1,58 @@
+/* Deterministic pseudo-random numbers for test data (splitmix64). The same seed gives
+ * the same stream on every platform, which is what makes `ropekit verify --seed N`
+ * reproducible. Not for anything but test data. */
+#ifndef ROPEKIT_TOOLS_RNG_H_
+#define ROPEKIT_TOOLS_RNG_H_
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct tk_rng {
+    uint64_t state;
+};
+
+static inline struct tk_rng tk_rng_make(uint64_t seed) {
+    struct tk_rng r = {seed};
+    return r;
+}
+
+static inline uint64_t tk_rng_next(struct tk_rng *r) {
+    uint64_t z = (r->state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform integer in [0, n); n == 0 gives 0. The tiny modulo bias is irrelevant here. */
+static inline uint64_t tk_rng_below(struct tk_rng *r, uint64_t n) {
+    return n ? tk_rng_next(r) % n : 0;
+}
+
+/* Uniform integer in [lo, hi]. */
+static inline int64_t tk_rng_range(struct tk_rng *r, int64_t lo, int64_t hi) {
+    return lo + (int64_t)tk_rng_below(r, (uint64_t)(hi - lo) + 1u);
+}
+
+/* Uniform double in [0, 1) with 53 random bits. */
+static inline double tk_rng_unit(struct tk_rng *r) {
+    return (double)(tk_rng_next(r) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static inline double tk_rng_uniform(struct tk_rng *r, double lo, double hi) {
+    return lo + (hi - lo) * tk_rng_unit(r);
+}
+
+/* True with probability percent / 100. */
+static inline bool tk_rng_chance(struct tk_rng *r, unsigned percent) {
+    return tk_rng_below(r, 100) < percent;
+}
+
+/* Seed of an independent stream for item `index` of a run seeded with `seed`, so one
+ * case can be replayed without generating the ones before it. */
+static inline uint64_t tk_rng_derive(uint64_t seed, uint64_t index) {
+    struct tk_rng r = tk_rng_make(seed ^ (index * 0xd1b54a32d192ed03ull));
+    tk_rng_next(&r);
+    return tk_rng_next(&r);
+}
+
+#endif /* ROPEKIT_TOOLS_RNG_H_ */
