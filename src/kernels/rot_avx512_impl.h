@@ -56,7 +56,11 @@ RK_INLINE void rk512_rot_ihalf_row(char *x, const char *c, const char *s, int64_
     const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt), h = len / 2;
     for (int64_t k = 0; k < len; k += 16) {
         __mmask16 m = rk512_mask(len - k);
-        _mm512_mask_storeu_ps(scratch + k, m, rk512_load(x + k * xs, xdt, m));
+        __m512 v = rk512_load(x + k * xs, xdt, m);
+        if (m == 0xffff)
+            _mm512_storeu_ps(scratch + k, v);
+        else
+            _mm512_mask_storeu_ps(scratch + k, m, v);
     }
     for (int64_t j = 0; j < h; j += 16) {
         __mmask16 m = rk512_mask(h - j);
@@ -66,16 +70,16 @@ RK_INLINE void rk512_rot_ihalf_row(char *x, const char *c, const char *s, int64_
         __m512 sr = rk512_load(s + (j + h) * cs, cdt, m);
         __m512 oa, ob;
         if (backward) {
-            __m512 a = _mm512_maskz_loadu_ps(m, scratch + j);
-            __m512 b = _mm512_maskz_loadu_ps(m, scratch + j + h);
+            __m512 a = rk512_load((const char *)(scratch + j), RK_KDT_F32, m);
+            __m512 b = rk512_load((const char *)(scratch + j + h), RK_KDT_F32, m);
             rk512_pair_backward(a, b, cp, sp, cr, sr, &oa, &ob);
             __m512 lo, hi;
             rk512_interleave(oa, ob, &lo, &hi);
             rk512_store(x + 2 * j * xs, lo, xdt, m_lo);
             rk512_store(x + (2 * j + 16) * xs, hi, xdt, m_hi);
         } else {
-            __m512 lo = _mm512_maskz_loadu_ps(m_lo, scratch + 2 * j);
-            __m512 hi = _mm512_maskz_loadu_ps(m_hi, scratch + 2 * j + 16);
+            __m512 lo = rk512_load((const char *)(scratch + 2 * j), RK_KDT_F32, m_lo);
+            __m512 hi = rk512_load((const char *)(scratch + 2 * j + 16), RK_KDT_F32, m_hi);
             __m512 a, b;
             rk512_deinterleave(lo, hi, &a, &b);
             rk512_pair_forward(a, b, cp, sp, cr, sr, &oa, &ob);

@@ -123,6 +123,36 @@ static void compare_isa(ropekit_isa isa) {
                             free(want);
                             free(got);
                         }
+                        { /* exact-size rows: a kernel touching one element too many is
+                             caught by the sanitizer build */
+                            size_t ebytes = (size_t)(2 * len) * xs;
+                            char *xe = malloc(ebytes);
+                            fill(xe, (size_t)(2 * len), dtypes[xd]);
+                            struct rk_rot_rows a = {.x = xe,
+                                                    .cos = c,
+                                                    .sin = s,
+                                                    .rows = 2,
+                                                    .len = len,
+                                                    .x_row = len * (int64_t)xs,
+                                                    .c_row = len * (int64_t)cs,
+                                                    .s_row = len * (int64_t)cs,
+                                                    .x_col = (int64_t)xs,
+                                                    .c_col = (int64_t)cs,
+                                                    .s_col = (int64_t)cs,
+                                                    .scratch = scratch};
+                            char *want = run(ref, xe, ebytes, &a, xe);
+                            char *got = run(k.fn, xe, ebytes, &a, xe);
+                            if (memcmp(want, got, ebytes) != 0) {
+                                print_error("isa %s mode %d dir %d dtypes %d/%d len %lld exact "
+                                            "rows differ from scalar\n",
+                                            ropekit_isa_name(k.isa), mode, dir, xd, cd,
+                                            (long long)len);
+                                fail();
+                            }
+                            free(want);
+                            free(got);
+                            free(xe);
+                        }
                         free(x);
                         free(c);
                         free(s);
