@@ -41,6 +41,7 @@ static const struct rk_exec_ops rk_grad_ops = {
     .check = rk_aclnn_pr_check,
     .run = rk_aclnn_pr_run,
     .code_of = rk_grad_code,
+    .is_small = rk_aclnn_pr_is_small,
     .fault_of = rk_aclnn_pr_fault,
 };
 

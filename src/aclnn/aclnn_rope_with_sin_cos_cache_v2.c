@@ -11,6 +11,7 @@ static const struct rk_exec_ops rk_ops = {
     .check = rk_aclnn_rope_check,
     .run = rk_aclnn_rope_run,
     .code_of = rk_aclnn_rope_code,
+    .is_small = rk_aclnn_rope_is_small,
     .fault_of = rk_aclnn_rope_fault,
 };
 

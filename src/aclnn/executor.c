@@ -153,7 +153,8 @@ aclnnStatus rk_executor_launch(void *workspace, uint64_t workspaceSize, aclOpExe
     if (!executor->repeatable)
         rk_executor_discard(executor);
     /* on failure the message names the stream problem; submit releases the task */
-    if (task && rk_stream_submit(stream, rk_exec_task_run, free, task) != ACL_SUCCESS)
+    if (task && rk_stream_submit(stream, rk_exec_task_run, free, task, ops->is_small(executor)) !=
+                    ACL_SUCCESS)
         code = ACLNN_ERR_PARAM_INVALID;
     return code;
 }

@@ -22,6 +22,8 @@ struct rk_exec_ops {
     ropekit_status (*run)(const aclOpExecutor *e, const char *api, int *rule);
     /* The operator's CANN code for a failed rule. */
     aclnnStatus (*code_of)(int rule);
+    /* True when the work is small enough to run on the caller's thread (one task). */
+    bool (*is_small)(const aclOpExecutor *e);
     /* The runtime error a failed run reports at aclrtSynchronizeStream. */
     aclError (*fault_of)(ropekit_status status, int rule);
 };

@@ -61,3 +61,7 @@ aclError rk_aclnn_pr_fault(ropekit_status status, int rule) {
     (void)rule;
     return status == ROPEKIT_NO_MEMORY ? ACL_ERROR_BAD_ALLOC : ACL_ERROR_RT_FAILURE;
 }
+
+bool rk_aclnn_pr_is_small(const aclOpExecutor *e) {
+    return e->plan.pr.tasks <= 1;
+}

@@ -106,3 +106,7 @@ ropekit_status rk_aclnn_rope_run(const aclOpExecutor *e, const char *api, int *r
     *rule = (int)r;
     return st;
 }
+
+bool rk_aclnn_rope_is_small(const aclOpExecutor *e) {
+    return e->plan.rope.tasks <= 1;
+}

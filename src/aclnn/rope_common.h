@@ -24,6 +24,7 @@ ropekit_status rk_aclnn_rope_check(const aclOpExecutor *e, const char *api, int 
 ropekit_status rk_aclnn_rope_run(const aclOpExecutor *e, const char *api, int *rule);
 aclnnStatus rk_aclnn_rope_code(int rule);
 aclError rk_aclnn_rope_fault(ropekit_status status, int rule);
+bool rk_aclnn_rope_is_small(const aclOpExecutor *e);
 
 /* IR: inputs positions (0), queryIn (1), keyIn (2), cosSinCache (3); outputs queryOut (0),
  * keyOut (1). */

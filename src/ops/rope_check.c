@@ -227,6 +227,13 @@ ropekit_status rk_rope_validate(const struct rk_rope_problem *p, const struct rk
                 rk_shape_str(pos, b1, sizeof b1), (long long)tokens);
     }
 
+    for (int i = 4; i < 6; i++)
+        if (all[i] && rk_tensor_self_overlaps(all[i]))
+            RK_FAIL(RK_ROPE_RULE_OVERLAP, RK_INVALID,
+                    "%s: %s strides: two elements share one address; an output must not overlap "
+                    "itself",
+                    api, names[i]);
+
     out->mrope = mrope;
     out->nsec = rows;
     out->tokens = tokens;

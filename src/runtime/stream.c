@@ -10,6 +10,9 @@
 #include "runtime/memory.h"
 #include "runtime/registry.h"
 
+/* Copies up to this size run inline on an idle stream. */
+#define RK_STREAM_SMALL_COPY (64 * 1024)
+
 struct rk_task {
     struct rk_task *next;
     rk_task_run_fn run;
@@ -36,10 +39,13 @@ static void *rk_stream_main(void *p) {
     struct rk_stream *s = p;
     pthread_mutex_lock(&s->lock);
     for (;;) {
-        while (!s->head && !s->stop)
+        /* busy here means a caller is running a small task inline: wait for it */
+        while ((!s->head || s->busy) && !s->stop)
             pthread_cond_wait(&s->wake, &s->lock);
         if (!s->head && s->stop)
             break;
+        if (s->busy) /* stop requested while an inline task runs: let it finish */
+            continue;
         struct rk_task *t = s->head;
         s->head = t->next;
         if (!s->head)
@@ -128,9 +134,41 @@ static struct rk_stream *rk_resolve(aclrtStream stream, const char *api) {
     return stream;
 }
 
+/* Runs a small task on the calling thread when the stream has nothing queued or
+ * running: the observable order is the same, and it saves the hand-off to the worker
+ * thread (a wake-up costs several microseconds). Returns false when the stream is busy. */
+static bool rk_stream_run_inline(struct rk_stream *s, rk_task_run_fn run,
+                                 rk_task_release_fn release, void *arg) {
+    pthread_mutex_lock(&s->lock);
+    bool idle = !s->head && !s->busy;
+    if (idle)
+        s->busy = true;
+    pthread_mutex_unlock(&s->lock);
+    if (!idle)
+        return false;
+    struct rk_task_result result;
+    result.code = ACL_SUCCESS;
+    result.message[0] = '\0';
+    run(arg, &result);
+    if (release)
+        release(arg);
+    pthread_mutex_lock(&s->lock);
+    s->busy = false;
+    if (result.code != ACL_SUCCESS && s->first_error.code == ACL_SUCCESS)
+        s->first_error = result;
+    if (s->head)
+        pthread_cond_signal(&s->wake);
+    else
+        pthread_cond_broadcast(&s->drained);
+    pthread_mutex_unlock(&s->lock);
+    return true;
+}
+
 aclError rk_stream_submit(aclrtStream stream, rk_task_run_fn run, rk_task_release_fn release,
-                          void *arg) {
+                          void *arg, bool small) {
     struct rk_stream *s = rk_resolve(stream, "stream submit");
+    if (s && small && rk_stream_run_inline(s, run, release, arg))
+        return ACL_SUCCESS;
     struct rk_task *t = s ? malloc(sizeof *t) : NULL;
     if (!t) {
         if (release)
@@ -248,5 +286,5 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t cou
     c->dst = dst;
     c->src = src;
     c->count = count;
-    return rk_stream_submit(stream, rk_copy_run, free, c);
+    return rk_stream_submit(stream, rk_copy_run, free, c, count <= RK_STREAM_SMALL_COPY);
 }
