@@ -1,0 +1,236 @@
+/* `ropekit bench`: options, the run loop and the report. */
+#include "bench.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "measure.h"
+#include "report.h"
+#include "workloads.h"
+
+#define RKB_MAX_CUSTOM 8
+
+static void rkb_usage(FILE *out) {
+    fprintf(out,
+            "usage: ropekit bench [options]\n\n"
+            "Times the RoPE workloads (W1-W5 RopeWithSinCosCache, P1-P3 and G2\n"
+            "InplacePartialRotaryMul, D1 aclnn round trip) per dtype, style and thread count,\n"
+            "with a copy of the same bytes measured in the same run and the scalar path.\n\n"
+            "options:\n"
+            "  --threads N        largest thread count (runs 1..N; default: online CPUs)\n"
+            "  --workload LIST    comma-separated ids (default: all), e.g. W2,P2\n"
+            "  --add SPEC         extra workload: rope:T,Hq,Hk,hs,R[,maxpos] or\n"
+            "                     pr:B,S,N,D,start,end[,cB,cS,cN] (repeatable)\n"
+            "  --dtype LIST       f32,f16,bf16,mixed (default: all)\n"
+            "  --style LIST       neox,gptj,half,interleave (default: all that apply)\n"
+            "  --no-scalar        skip the scalar column\n"
+            "  --quick            shorter measurements\n"
+            "  --json             machine-readable output on stdout\n");
+}
+
+static bool rkb_in_list(const char *list, const char *item) {
+    if (!list)
+        return true;
+    size_t n = strlen(item);
+    for (const char *p = list; *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len == n && strncmp(p, item, n) == 0)
+            return true;
+        p += len + (end ? 1 : 0);
+    }
+    return false;
+}
+
+struct rkb_dtype_choice {
+    const char *name;
+    ropekit_dtype x, cs;
+};
+
+static const struct rkb_dtype_choice rkb_dtypes[] = {
+    {"f32", ROPEKIT_F32, ROPEKIT_F32},
+    {"f16", ROPEKIT_F16, ROPEKIT_F16},
+    {"bf16", ROPEKIT_BF16, ROPEKIT_BF16},
+    {"mixed", ROPEKIT_BF16, ROPEKIT_F32},
+};
+
+static int rkb_online_cpus(void) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n >= 1 ? (int)n : 1;
+}
+
+struct rkb_run {
+    struct rkb_options opt;
+    struct rkb_workload workloads[32];
+    int nworkloads;
+    const char *wanted, *dtypes, *styles;
+};
+
+static int rkb_parse(int argc, char **argv, struct rkb_run *r) {
+    int nbuiltin;
+    const struct rkb_workload *builtin = rkb_builtin(&nbuiltin);
+    struct rkb_workload custom[RKB_MAX_CUSTOM];
+    int ncustom = 0;
+    r->opt.max_threads = rkb_online_cpus();
+    r->opt.budget_s = 0.3;
+    r->opt.scalar = true;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            rkb_usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--json")) {
+            r->opt.json = true;
+        } else if (!strcmp(a, "--quick")) {
+            r->opt.budget_s = 0.05;
+        } else if (!strcmp(a, "--no-scalar")) {
+            r->opt.scalar = false;
+        } else if (!strcmp(a, "--threads") && val) {
+            r->opt.max_threads = atoi(val);
+            i++;
+            if (r->opt.max_threads < 1 || r->opt.max_threads > 4096)
+                return fprintf(stderr, "ropekit bench: --threads %s: must be 1..4096\n", val), 2;
+        } else if (!strcmp(a, "--workload") && val) {
+            r->wanted = val;
+            i++;
+        } else if (!strcmp(a, "--dtype") && val) {
+            r->dtypes = val;
+            i++;
+        } else if (!strcmp(a, "--style") && val) {
+            r->styles = val;
+            i++;
+        } else if (!strcmp(a, "--add") && val) {
+            if (ncustom == RKB_MAX_CUSTOM || !rkb_parse_workload(val, &custom[ncustom]))
+                return fprintf(stderr, "ropekit bench: --add %s: not a workload spec\n", val), 2;
+            snprintf(custom[ncustom].id, sizeof custom[ncustom].id, "C%d", ncustom + 1);
+            ncustom++;
+            i++;
+        } else {
+            fprintf(stderr, "ropekit bench: unknown option '%s'\n\n", a);
+            rkb_usage(stderr);
+            return 2;
+        }
+    }
+    for (int i = 0; i < nbuiltin; i++)
+        if (rkb_in_list(r->wanted, builtin[i].id) || (r->wanted == NULL && ncustom == 0))
+            r->workloads[r->nworkloads++] = builtin[i];
+    for (int i = 0; i < ncustom; i++)
+        r->workloads[r->nworkloads++] = custom[i];
+    return -1;
+}
+
+/* The configurations of one workload: dtype choices x styles that apply. */
+static int rkb_configs(const struct rkb_run *r, const struct rkb_workload *w,
+                       struct rkb_config *out) {
+    int n = 0;
+    const bool rope = w->kind == RKB_ROPE || w->kind == RKB_ROUNDTRIP;
+    static const char *rope_styles[2] = {"neox", "gptj"};
+    static const char *pr_styles[2] = {"half", "interleave"};
+    const int style_ids[2][2] = {{ROPEKIT_ROPE_NEOX, ROPEKIT_ROPE_GPTJ},
+                                 {ROPEKIT_ROTARY_HALF, ROPEKIT_ROTARY_INTERLEAVE}};
+    for (size_t d = 0; d < sizeof rkb_dtypes / sizeof rkb_dtypes[0]; d++) {
+        if (!rkb_in_list(r->dtypes, rkb_dtypes[d].name))
+            continue;
+        if (w->kind == RKB_ROUNDTRIP && d != 2) /* the decode round trip: bf16 only */
+            continue;
+        for (int s = 0; s < 2; s++) {
+            if (!rkb_in_list(r->styles, rope ? rope_styles[s] : pr_styles[s]))
+                continue;
+            if (w->kind == RKB_ROUNDTRIP && s != 0)
+                continue;
+            struct rkb_config c = {w, rkb_dtypes[d].x, rkb_dtypes[d].cs,
+                                   style_ids[rope ? 0 : 1][s]};
+            out[n++] = c;
+        }
+    }
+    return n;
+}
+
+static void rkb_progress(const struct rkb_run *r, int done, int total, const char *what) {
+    if (r->opt.json || !isatty(STDERR_FILENO))
+        return;
+    fprintf(stderr, "\r\033[K[%3d/%3d] %s", done, total, what);
+    fflush(stderr);
+}
+
+/* Measures one configuration at `threads`, and the scalar path when asked. */
+static bool rkb_measure(const struct rkb_run *r, const struct rkb_config *c, int threads,
+                        struct rkb_result *res) {
+    const bool roundtrip = c->w->kind == RKB_ROUNDTRIP;
+    const double budget = roundtrip ? r->opt.budget_s : r->opt.budget_s;
+    const int max_runs = roundtrip ? 200000 : 10000;
+    memset(res, 0, sizeof *res);
+    res->cfg = *c;
+    res->threads = threads;
+    res->bytes = rkb_bytes(c);
+    ropekit_set_num_threads(threads);
+    ropekit_set_max_isa(ROPEKIT_ISA_AVX512);
+    res->isa = ropekit_get_active_isa();
+    struct rkb_case *k = rkb_case_new(c);
+    if (!k)
+        return false;
+    snprintf(res->plan, sizeof res->plan, "%s", rkb_case_describe(k));
+    struct rkb_timing t = rkb_time((void (*)(void *))rkb_case_run, k, budget, 3, max_runs);
+    rkb_case_free(k);
+    res->median_s = t.median_s;
+    res->min_s = t.min_s;
+    if (!roundtrip)
+        res->copy_bw = rkb_copy_bandwidth(res->bytes, threads, r->opt.budget_s);
+    if (r->opt.scalar && !roundtrip && res->isa != ROPEKIT_ISA_SCALAR) {
+        ropekit_set_max_isa(ROPEKIT_ISA_SCALAR);
+        struct rkb_case *ks = rkb_case_new(c);
+        if (ks) {
+            struct rkb_timing ts = rkb_time((void (*)(void *))rkb_case_run, ks, budget, 2, 100);
+            res->scalar_median_s = ts.median_s;
+            rkb_case_free(ks);
+        }
+        ropekit_set_max_isa(ROPEKIT_ISA_AVX512);
+    }
+    ropekit_set_num_threads(0);
+    return true;
+}
+
+int rkb_main(int argc, char **argv) {
+    struct rkb_run r;
+    memset(&r, 0, sizeof r);
+    int st = rkb_parse(argc, argv, &r);
+    if (st >= 0)
+        return st;
+    struct rkb_config configs[64];
+    int total = 0;
+    for (int i = 0; i < r.nworkloads; i++)
+        total += rkb_configs(&r, &r.workloads[i], configs) * r.opt.max_threads;
+    struct rkb_result *results = calloc((size_t)(total > 0 ? total : 1), sizeof *results);
+    if (!results)
+        return 1;
+    int n = 0;
+    bool failed = false;
+    for (int i = 0; i < r.nworkloads; i++) {
+        int nc = rkb_configs(&r, &r.workloads[i], configs);
+        for (int c = 0; c < nc; c++)
+            for (int t = 1; t <= r.opt.max_threads; t++) {
+                char what[128];
+                snprintf(what, sizeof what, "%s %s %s/%s threads %d", configs[c].w->id,
+                         rkb_style_name(&configs[c]), ropekit_dtype_name(configs[c].x_dtype),
+                         ropekit_dtype_name(configs[c].cs_dtype), t);
+                rkb_progress(&r, n, total, what);
+                if (rkb_measure(&r, &configs[c], t, &results[n]))
+                    n++;
+                else
+                    failed = true;
+            }
+    }
+    rkb_progress(&r, n, total, "done");
+    if (!r.opt.json && isatty(STDERR_FILENO))
+        fprintf(stderr, "\r\033[K");
+    if (r.opt.json)
+        rkb_report_json(stdout, &r.opt, results, n);
+    else
+        rkb_report_table(stdout, &r.opt, results, n);
+    free(results);
+    return failed ? 1 : 0;
+}
