@@ -150,11 +150,11 @@ aclnnStatus rk_executor_launch(void *workspace, uint64_t workspaceSize, aclOpExe
             task->snapshot = *executor;
         }
     }
+    const bool small = ops->is_small(executor);
     if (!executor->repeatable)
-        rk_executor_discard(executor);
+        rk_executor_discard(executor); /* from here on, only the task's snapshot is used */
     /* on failure the message names the stream problem; submit releases the task */
-    if (task && rk_stream_submit(stream, rk_exec_task_run, free, task, ops->is_small(executor)) !=
-                    ACL_SUCCESS)
+    if (task && rk_stream_submit(stream, rk_exec_task_run, free, task, small) != ACL_SUCCESS)
         code = ACLNN_ERR_PARAM_INVALID;
     return code;
 }

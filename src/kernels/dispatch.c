@@ -1,31 +1,27 @@
 #include "kernels/dispatch.h"
 
-#include <stddef.h>
-
+#include "core/cpu_features.h"
 #include "kernels/kernel_list.h"
 
-/* Best first; scalar last and complete. SIMD tables join this list. */
-static const struct {
-    ropekit_isa isa;
-    const rk_rot_table *table;
-} rk_rot_tables[] = {
+static const struct rk_kernel_set rk_sets[] = {
 #if defined(ROPEKIT_X86_KERNELS)
-    {ROPEKIT_ISA_AVX512, &rk_rot_table_avx512},
-    {ROPEKIT_ISA_AVX2, &rk_rot_table_avx2},
+    {"avx512+bf16", ROPEKIT_ISA_AVX512, true, &rk_rot_table_avx512bf16, &rk_rope_table_avx512bf16},
+    {"avx512", ROPEKIT_ISA_AVX512, false, &rk_rot_table_avx512, &rk_rope_table_avx512},
+    {"avx2", ROPEKIT_ISA_AVX2, false, &rk_rot_table_avx2, &rk_rope_table_avx2},
 #endif
-    {ROPEKIT_ISA_SCALAR, &rk_rot_table_scalar},
+    {"scalar", ROPEKIT_ISA_SCALAR, false, &rk_rot_table_scalar, &rk_rope_table_scalar},
 };
 
-static const struct {
-    ropekit_isa isa;
-    const rk_rope_table *table;
-} rk_rope_tables[] = {
-#if defined(ROPEKIT_X86_KERNELS)
-    {ROPEKIT_ISA_AVX512, &rk_rope_table_avx512},
-    {ROPEKIT_ISA_AVX2, &rk_rope_table_avx2},
-#endif
-    {ROPEKIT_ISA_SCALAR, &rk_rope_table_scalar},
-};
+const struct rk_kernel_set *rk_kernel_sets(size_t *count) {
+    *count = sizeof rk_sets / sizeof rk_sets[0];
+    return rk_sets;
+}
+
+bool rk_kernel_set_supported(const struct rk_kernel_set *set) {
+    if (set->isa > ropekit_isa_detected())
+        return false;
+    return !set->needs_avx512bf16 || rk_cpu_features()->avx512bf16;
+}
 
 int rk_kdtype_of(ropekit_dtype dtype) {
     switch (dtype) {
@@ -40,23 +36,24 @@ int rk_kdtype_of(ropekit_dtype dtype) {
     }
 }
 
+/* The sets a plan may use now: supported, within the cap, SIMD only for unit strides. */
+static bool rk_set_usable(const struct rk_kernel_set *set, bool unit_stride) {
+    return set->isa <= ropekit_get_active_isa() && rk_kernel_set_supported(set) &&
+           (unit_stride || set->isa == ROPEKIT_ISA_SCALAR);
+}
+
 struct rk_rot_kernel rk_rot_kernel_pick(int mode, int direction, ropekit_dtype x_dtype,
                                         ropekit_dtype cs_dtype, bool unit_stride) {
-    struct rk_rot_kernel k = {NULL, ROPEKIT_ISA_SCALAR};
+    struct rk_rot_kernel k = {NULL, NULL};
     int xd = rk_kdtype_of(x_dtype), cd = rk_kdtype_of(cs_dtype);
     if (xd < 0 || cd < 0 || mode < 0 || mode >= RK_ROT_MODE_COUNT || direction < 0 ||
         direction >= RK_DIRECTION_COUNT)
         return k;
-    ropekit_isa active = ropekit_get_active_isa();
-    for (size_t i = 0; i < sizeof rk_rot_tables / sizeof rk_rot_tables[0]; i++) {
-        if (rk_rot_tables[i].isa > active)
-            continue;
-        if (!unit_stride && rk_rot_tables[i].isa != ROPEKIT_ISA_SCALAR)
-            continue;
-        rk_rot_fn fn = (*rk_rot_tables[i].table)[mode][direction][xd][cd];
-        if (fn) {
+    for (size_t i = 0; i < sizeof rk_sets / sizeof rk_sets[0]; i++) {
+        rk_rot_fn fn = (*rk_sets[i].rot)[mode][direction][xd][cd];
+        if (fn && rk_set_usable(&rk_sets[i], unit_stride)) {
             k.fn = fn;
-            k.isa = rk_rot_tables[i].isa;
+            k.set = &rk_sets[i];
             return k;
         }
     }
@@ -65,20 +62,15 @@ struct rk_rot_kernel rk_rot_kernel_pick(int mode, int direction, ropekit_dtype x
 
 struct rk_rope_kernel rk_rope_kernel_pick(int style, ropekit_dtype x_dtype, ropekit_dtype cs_dtype,
                                           bool unit_stride) {
-    struct rk_rope_kernel k = {NULL, ROPEKIT_ISA_SCALAR};
+    struct rk_rope_kernel k = {NULL, NULL};
     int xd = rk_kdtype_of(x_dtype), cd = rk_kdtype_of(cs_dtype);
     if (xd < 0 || cd < 0 || style < 0 || style >= RK_ROPE_STYLE_COUNT)
         return k;
-    ropekit_isa active = ropekit_get_active_isa();
-    for (size_t i = 0; i < sizeof rk_rope_tables / sizeof rk_rope_tables[0]; i++) {
-        if (rk_rope_tables[i].isa > active)
-            continue;
-        if (!unit_stride && rk_rope_tables[i].isa != ROPEKIT_ISA_SCALAR)
-            continue;
-        rk_rope_fn fn = (*rk_rope_tables[i].table)[style][xd][cd];
-        if (fn) {
+    for (size_t i = 0; i < sizeof rk_sets / sizeof rk_sets[0]; i++) {
+        rk_rope_fn fn = (*rk_sets[i].rope)[style][xd][cd];
+        if (fn && rk_set_usable(&rk_sets[i], unit_stride)) {
             k.fn = fn;
-            k.isa = rk_rope_tables[i].isa;
+            k.set = &rk_sets[i];
             return k;
         }
     }

@@ -37,29 +37,37 @@
 #define RK_DECLARE_ROT_scalar(m, xd, cd) RK_DECLARE_ROT(m, xd, cd, scalar)
 #define RK_DECLARE_ROT_avx2(m, xd, cd) RK_DECLARE_ROT(m, xd, cd, avx2)
 #define RK_DECLARE_ROT_avx512(m, xd, cd) RK_DECLARE_ROT(m, xd, cd, avx512)
+#define RK_DECLARE_ROT_avx512bf16(m, xd, cd) RK_DECLARE_ROT(m, xd, cd, avx512bf16)
 #define RK_DECLARE_ROPE_scalar(st, xd, cd) RK_DECLARE_ROPE(st, xd, cd, scalar)
 #define RK_DECLARE_ROPE_avx2(st, xd, cd) RK_DECLARE_ROPE(st, xd, cd, avx2)
 #define RK_DECLARE_ROPE_avx512(st, xd, cd) RK_DECLARE_ROPE(st, xd, cd, avx512)
+#define RK_DECLARE_ROPE_avx512bf16(st, xd, cd) RK_DECLARE_ROPE(st, xd, cd, avx512bf16)
 #define RK_ROT_ENTRY_scalar(m, xd, cd) RK_ROT_ENTRY(m, xd, cd, scalar)
 #define RK_ROT_ENTRY_avx2(m, xd, cd) RK_ROT_ENTRY(m, xd, cd, avx2)
 #define RK_ROT_ENTRY_avx512(m, xd, cd) RK_ROT_ENTRY(m, xd, cd, avx512)
+#define RK_ROT_ENTRY_avx512bf16(m, xd, cd) RK_ROT_ENTRY(m, xd, cd, avx512bf16)
 #define RK_ROPE_ENTRY_scalar(st, xd, cd) RK_ROPE_ENTRY(st, xd, cd, scalar)
 #define RK_ROPE_ENTRY_avx2(st, xd, cd) RK_ROPE_ENTRY(st, xd, cd, avx2)
 #define RK_ROPE_ENTRY_avx512(st, xd, cd) RK_ROPE_ENTRY(st, xd, cd, avx512)
+#define RK_ROPE_ENTRY_avx512bf16(st, xd, cd) RK_ROPE_ENTRY(st, xd, cd, avx512bf16)
 
 #define RK_ROT_MODE_DECLS_scalar(m, id) RK_DTYPE_PAIRS(RK_DECLARE_ROT_scalar, m)
 #define RK_ROT_MODE_DECLS_avx2(m, id) RK_DTYPE_PAIRS(RK_DECLARE_ROT_avx2, m)
 #define RK_ROT_MODE_DECLS_avx512(m, id) RK_DTYPE_PAIRS(RK_DECLARE_ROT_avx512, m)
+#define RK_ROT_MODE_DECLS_avx512bf16(m, id) RK_DTYPE_PAIRS(RK_DECLARE_ROT_avx512bf16, m)
 #define RK_ROPE_STYLE_DECLS_scalar(st, id) RK_DTYPE_PAIRS(RK_DECLARE_ROPE_scalar, st)
 #define RK_ROPE_STYLE_DECLS_avx2(st, id) RK_DTYPE_PAIRS(RK_DECLARE_ROPE_avx2, st)
 #define RK_ROPE_STYLE_DECLS_avx512(st, id) RK_DTYPE_PAIRS(RK_DECLARE_ROPE_avx512, st)
+#define RK_ROPE_STYLE_DECLS_avx512bf16(st, id) RK_DTYPE_PAIRS(RK_DECLARE_ROPE_avx512bf16, st)
 
 #define RK_ROT_MODE_ENTRIES_scalar(m, id) RK_DTYPE_PAIRS(RK_ROT_ENTRY_scalar, m)
 #define RK_ROT_MODE_ENTRIES_avx2(m, id) RK_DTYPE_PAIRS(RK_ROT_ENTRY_avx2, m)
 #define RK_ROT_MODE_ENTRIES_avx512(m, id) RK_DTYPE_PAIRS(RK_ROT_ENTRY_avx512, m)
+#define RK_ROT_MODE_ENTRIES_avx512bf16(m, id) RK_DTYPE_PAIRS(RK_ROT_ENTRY_avx512bf16, m)
 #define RK_ROPE_STYLE_ENTRIES_scalar(st, id) RK_DTYPE_PAIRS(RK_ROPE_ENTRY_scalar, st)
 #define RK_ROPE_STYLE_ENTRIES_avx2(st, id) RK_DTYPE_PAIRS(RK_ROPE_ENTRY_avx2, st)
 #define RK_ROPE_STYLE_ENTRIES_avx512(st, id) RK_DTYPE_PAIRS(RK_ROPE_ENTRY_avx512, st)
+#define RK_ROPE_STYLE_ENTRIES_avx512bf16(st, id) RK_DTYPE_PAIRS(RK_ROPE_ENTRY_avx512bf16, st)
 
 RK_ROT_MODES(RK_ROT_MODE_DECLS_scalar)
 RK_ROPE_STYLES(RK_ROPE_STYLE_DECLS_scalar)
@@ -71,8 +79,10 @@ RK_ROT_MODES(RK_ROT_MODE_DECLS_avx2)
 RK_ROPE_STYLES(RK_ROPE_STYLE_DECLS_avx2)
 RK_ROT_MODES(RK_ROT_MODE_DECLS_avx512)
 RK_ROPE_STYLES(RK_ROPE_STYLE_DECLS_avx512)
-extern const rk_rot_table rk_rot_table_avx2, rk_rot_table_avx512;
-extern const rk_rope_table rk_rope_table_avx2, rk_rope_table_avx512;
+RK_ROT_MODES(RK_ROT_MODE_DECLS_avx512bf16)
+RK_ROPE_STYLES(RK_ROPE_STYLE_DECLS_avx512bf16)
+extern const rk_rot_table rk_rot_table_avx2, rk_rot_table_avx512, rk_rot_table_avx512bf16;
+extern const rk_rope_table rk_rope_table_avx2, rk_rope_table_avx512, rk_rope_table_avx512bf16;
 #endif
 
 #endif /* ROPEKIT_KERNELS_KERNEL_LIST_H_ */

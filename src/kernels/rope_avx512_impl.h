@@ -12,44 +12,104 @@
 #define RK_DT_bf16 RK_KDT_BF16
 #define RK_SIZE(dt) ((dt) == RK_KDT_F32 ? 4 : 2)
 
+/* Coefficients per call are shared by every head: with several heads they are widened
+ * (and, for GPT-J, duplicated onto both pair members) once into fp32 on the stack. */
+#define RK512_ROPE_HOIST_MAX 512
+
+RK_INLINE void rk512_rope_neox_head(const char *in, char *out, const char *cos, const char *sin,
+                                    int64_t h, enum rk_kdtype xdt, enum rk_kdtype cdt) {
+    const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
+    for (int64_t j = 0; j < h; j += 16) {
+        __mmask16 m = rk512_mask(h - j);
+        __m512 xa = rk512_load(in + j * xs, xdt, m);
+        __m512 xb = rk512_load(in + (j + h) * xs, xdt, m);
+        __m512 c = rk512_load(cos + j * cs, cdt, m);
+        __m512 s = rk512_load(sin + j * cs, cdt, m);
+        __m512 oa, ob;
+        rk512_pair_forward(xa, xb, c, s, c, s, &oa, &ob);
+        rk512_store(out + j * xs, oa, xdt, m);
+        rk512_store(out + (j + h) * xs, ob, xdt, m);
+    }
+}
+
+/* GPT-J with coefficients already duplicated: cd[2j] = cd[2j + 1] = c[j] (fp32). */
+RK_INLINE void rk512_rope_gptj_head_dup(const char *in, char *out, const float *cd, const float *sd,
+                                        int64_t h, enum rk_kdtype xdt) {
+    const int64_t xs = RK_SIZE(xdt);
+    for (int64_t k = 0; k < 2 * h; k += 16) {
+        __mmask16 m = rk512_mask(2 * h - k);
+        __m512 v = rk512_load(in + k * xs, xdt, m);
+        __m512 c = rk512_load((const char *)(cd + k), RK_KDT_F32, m);
+        __m512 s = rk512_load((const char *)(sd + k), RK_KDT_F32, m);
+        __m512 p1 = _mm512_mul_ps(v, c), p2 = _mm512_mul_ps(rk512_swap_pairs(v), s);
+        rk512_store(out + k * xs, rk512_sub_even_add_odd(p1, p2), xdt, m);
+    }
+}
+
+/* GPT-J reading the coefficients directly (duplicated in registers). */
+RK_INLINE void rk512_rope_gptj_head(const char *in, char *out, const char *cos, const char *sin,
+                                    int64_t h, enum rk_kdtype xdt, enum rk_kdtype cdt) {
+    const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
+    const __m512i dup = _mm512_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7);
+    for (int64_t k = 0; k < 2 * h; k += 16) {
+        __mmask16 m = rk512_mask(2 * h - k);
+        __mmask16 mc = rk512_mask((2 * h - k) / 2 < 8 ? (2 * h - k) / 2 : 8);
+        __m512 v = rk512_load(in + k * xs, xdt, m);
+        __m512 c = _mm512_permutexvar_ps(dup, rk512_load(cos + k / 2 * cs, cdt, mc));
+        __m512 s = _mm512_permutexvar_ps(dup, rk512_load(sin + k / 2 * cs, cdt, mc));
+        __m512 p1 = _mm512_mul_ps(v, c), p2 = _mm512_mul_ps(rk512_swap_pairs(v), s);
+        rk512_store(out + k * xs, rk512_sub_even_add_odd(p1, p2), xdt, m);
+    }
+}
+
+/* Widens h coefficients to fp32; with `dup`, writes each twice (2h values). */
+RK_INLINE void rk512_widen_coeffs(const char *src, float *dst, int64_t h, int dup,
+                                  enum rk_kdtype cdt) {
+    const int64_t cs = RK_SIZE(cdt);
+    const __m512i lo = _mm512_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7);
+    const __m512i hi =
+        _mm512_setr_epi32(8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15);
+    for (int64_t j = 0; j < h; j += 16) {
+        __mmask16 m = rk512_mask(h - j);
+        __m512 v = rk512_load(src + j * cs, cdt, m);
+        if (!dup) {
+            _mm512_mask_storeu_ps(dst + j, m, v);
+            continue;
+        }
+        _mm512_mask_storeu_ps(dst + 2 * j, rk512_mask(2 * (h - j)), _mm512_permutexvar_ps(lo, v));
+        _mm512_mask_storeu_ps(dst + 2 * j + 16, rk512_mask(2 * (h - j) - 16),
+                              _mm512_permutexvar_ps(hi, v));
+    }
+}
+
 RK_INLINE void rk512_rope_rows(const struct rk_rope_rows *a, int gptj, enum rk_kdtype xdt,
                                enum rk_kdtype cdt) {
-    const int64_t h = a->half, xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
-    const __m512i dup = _mm512_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7);
+    const int64_t h = a->half, xs = RK_SIZE(xdt);
+    const int hoist = a->heads > 1 && h <= RK512_ROPE_HOIST_MAX && (gptj || cdt != RK_KDT_F32);
+    _Alignas(64) float cf[2 * RK512_ROPE_HOIST_MAX];
+    _Alignas(64) float sf[2 * RK512_ROPE_HOIST_MAX];
+    if (hoist) {
+        rk512_widen_coeffs(a->cos, cf, h, gptj, cdt);
+        rk512_widen_coeffs(a->sin, sf, h, gptj, cdt);
+    }
     for (int64_t head = 0; head < a->heads; head++) {
         const char *in = a->in + head * a->in_head;
         char *out = a->out + head * a->out_head;
-        if (!gptj) {
-            for (int64_t j = 0; j < h; j += 16) {
-                __mmask16 m = rk512_mask(h - j);
-                __m512 xa = rk512_load(in + j * xs, xdt, m);
-                __m512 xb = rk512_load(in + (j + h) * xs, xdt, m);
-                __m512 c = rk512_load(a->cos + j * cs, cdt, m);
-                __m512 s = rk512_load(a->sin + j * cs, cdt, m);
-                __m512 oa, ob;
-                rk512_pair_forward(xa, xb, c, s, c, s, &oa, &ob);
-                rk512_store(out + j * xs, oa, xdt, m);
-                rk512_store(out + (j + h) * xs, ob, xdt, m);
-            }
-        } else {
-            for (int64_t k = 0; k < 2 * h; k += 16) {
-                __mmask16 m = rk512_mask(2 * h - k);
-                __mmask16 mc = rk512_mask((2 * h - k) / 2 < 8 ? (2 * h - k) / 2 : 8);
-                __m512 v = rk512_load(in + k * xs, xdt, m);
-                __m512 c = _mm512_permutexvar_ps(dup, rk512_load(a->cos + k / 2 * cs, cdt, mc));
-                __m512 s = _mm512_permutexvar_ps(dup, rk512_load(a->sin + k / 2 * cs, cdt, mc));
-                __m512 p1 = _mm512_mul_ps(v, c);
-                __m512 p2 = _mm512_mul_ps(rk512_swap_pairs(v), s);
-                rk512_store(out + k * xs, rk512_sub_even_add_odd(p1, p2), xdt, m);
-            }
-        }
+        if (hoist && gptj)
+            rk512_rope_gptj_head_dup(in, out, cf, sf, h, xdt);
+        else if (hoist)
+            rk512_rope_neox_head(in, out, (const char *)cf, (const char *)sf, h, xdt, RK_KDT_F32);
+        else if (gptj)
+            rk512_rope_gptj_head(in, out, a->cos, a->sin, h, xdt, cdt);
+        else
+            rk512_rope_neox_head(in, out, a->cos, a->sin, h, xdt, cdt);
         if (out != in && a->head_size > 2 * h)
             memcpy(out + 2 * h * xs, in + 2 * h * xs, (size_t)((a->head_size - 2 * h) * xs));
     }
 }
 
 #define RK_DEFINE_ROPE_AVX512(style_name, style_id, xd, cd)                                        \
-    void rk_rope_##style_name##_##xd##cd##__avx512(const struct rk_rope_rows *a) {                 \
+    void RK512_NAME(rk_rope_##style_name##_##xd##cd)(const struct rk_rope_rows *a) {               \
         rk512_rope_rows(a, style_id, RK_DT_##xd, RK_DT_##cd);                                      \
     }
 

@@ -17,6 +17,14 @@
 
 #define RK_INLINE static inline __attribute__((always_inline))
 
+/* The same sources build two kernel sets: plain AVX-512 and, compiled with
+ * RK512_HW_BF16 and -mavx512bf16, one that narrows to bf16 with vcvtneps2bf16. */
+#if defined(RK512_HW_BF16)
+#define RK512_NAME(base) base##__avx512bf16
+#else
+#define RK512_NAME(base) base##__avx512
+#endif
+
 /* Lanes [0, n) of a 16-lane vector (n <= 0: none, n >= 16: all). */
 RK_INLINE __mmask16 rk512_mask(int64_t n) {
     return n >= 16 ? (__mmask16)0xffff : n <= 0 ? (__mmask16)0 : (__mmask16)((1u << n) - 1u);
@@ -49,6 +57,13 @@ RK_INLINE void rk512_store16(char *p, __m256i v, __mmask16 m) {
 }
 
 RK_INLINE __m256i rk512_to_bf16(__m512 v) {
+#if defined(RK512_HW_BF16)
+    /* vcvtneps2bf16 rounds to nearest even but reads subnormal inputs as zero (SPEC §1
+     * keeps them): use it unless a lane is subnormal, which is rare. NaN lanes are
+     * already canonical, which it keeps. */
+    if (_mm512_fpclass_ps_mask(v, 0x20) == 0)
+        return (__m256i)_mm512_cvtneps_pbh(v);
+#endif
     __m512i u = _mm512_castps_si512(v);
     __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
     __m512i rounded = _mm512_srli_epi32(

@@ -111,7 +111,8 @@ ropekit_status rk_pr_plan_make(const struct rk_pr_problem *p, const struct rk_pr
         return rk_error_set(ROPEKIT_INTERNAL, "%s: no kernel for mode %d", pol->api, pl->mode);
     }
     pl->kernel = k.fn;
-    pl->isa = k.isa;
+    pl->isa = k.set->isa;
+    pl->kernel_name = k.set->name;
 
     struct rk_split split = rk_split_work(pl->rows, pl->len * 2 * (xs + cs), RK_PR_MIN_TASK_BYTES);
     pl->tasks = split.tasks;
@@ -240,8 +241,7 @@ size_t rk_pr_describe(const struct rk_pr_plan *pl, char *buf, size_t len) {
                      "kernel=%s%s tasks=%lld threads=%d",
                      pl->direction ? "backward" : "forward", rk_rotary_mode_name(pl->mode),
                      ropekit_dtype_name(pl->x_dtype), pl->x_shape, ropekit_dtype_name(pl->cs_dtype),
-                     pl->cs_shape, (long long)pl->len, (long long)pl->rows,
-                     ropekit_isa_name(pl->isa),
+                     pl->cs_shape, (long long)pl->len, (long long)pl->rows, pl->kernel_name,
                      pl->x_col == (int64_t)ropekit_dtype_size(pl->x_dtype) ? "" : "(strided)",
                      (long long)pl->tasks, pl->threads);
     return n < 0 ? 0 : (size_t)n;

@@ -83,6 +83,7 @@ struct rk_pr_plan {
     int threads;
     rk_rot_fn kernel;
     ropekit_isa isa;
+    const char *kernel_name; /* the kernel set, e.g. "avx512+bf16" */
     int64_t x_span[2], c_span[2], s_span[2]; /* byte spans for alias checks */
     char x_shape[96];
     char cs_shape[96];

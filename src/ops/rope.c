@@ -140,7 +140,8 @@ ropekit_status rk_rope_plan_make(const struct rk_rope_problem *p, const struct r
         return rk_error_set(ROPEKIT_INTERNAL, "%s: no rope kernel", pol->api);
     }
     pl->kernel = k.fn;
-    pl->isa = k.isa;
+    pl->isa = k.set->isa;
+    pl->kernel_name = k.set->name;
     int64_t per_token = (pl->q.heads + pl->k.heads) * pl->head_size * xs * 2 + pl->rot_dim * cs;
     struct rk_split split = rk_split_work(pl->tokens, per_token, RK_ROPE_MIN_TASK_BYTES);
     pl->tasks = split.tasks;
@@ -321,7 +322,7 @@ size_t rk_rope_describe(const struct rk_rope_plan *pl, char *buf, size_t len) {
                      pl->style == RK_ROPE_NEOX ? "neox" : "gptj", pl->mrope ? "mrope" : "rope",
                      ropekit_dtype_name(pl->x_dtype), ropekit_dtype_name(pl->cs_dtype),
                      pl->desc_shapes, (long long)pl->head_size, (long long)pl->rot_dim,
-                     (long long)pl->tokens, sec, ropekit_isa_name(pl->isa), (long long)pl->tasks,
-                     pl->threads, pl->noop ? " (no-op)" : "");
+                     (long long)pl->tokens, sec, pl->kernel_name ? pl->kernel_name : "-",
+                     (long long)pl->tasks, pl->threads, pl->noop ? " (no-op)" : "");
     return n < 0 ? 0 : (size_t)n;
 }

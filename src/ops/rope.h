@@ -83,6 +83,7 @@ struct rk_rope_plan {
     struct rk_view_geom pos_geom, cache_geom;
     rk_rope_fn kernel;
     ropekit_isa isa;
+    const char *kernel_name; /* the kernel set, e.g. "avx512+bf16" */
     int64_t tasks, tokens_per_task;
     int threads;
     char desc_shapes[160];
