@@ -1,5 +1,5 @@
 /* `ropekit demo`: runs the official example configurations through the aclnn face and
- * one large problem per rotary mode through the native face, and prints a table. */
+ * larger, model-shaped problems through both faces, and prints a table. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +26,7 @@ double demo_time_us(int (*fn)(void *ctx), void *ctx) {
 }
 
 static void demo_print_columns(void) {
-    printf("%-6s %-20s %-15s %-14s %-9s %8s %7s %8s  %s\n", "face", "op", "mode", "shape", "x/cs",
+    printf("%-6s %-21s %-15s %-15s %-9s %8s %7s %8s  %s\n", "face", "op", "mode", "shape", "x/cs",
            "max|err|", "err/bnd", "us/call", "result");
 }
 
@@ -40,8 +40,9 @@ void demo_table_add(struct demo_table *table, const struct demo_row *row) {
         snprintf(usec, sizeof usec, "%.1f", row->usec);
     else
         snprintf(usec, sizeof usec, "-");
-    printf("%-6s %-20s %-15s %-14s %-9s %8.2e %7s %8s  %s\n", row->face, row->op, row->mode,
-           row->shape, row->dtypes, row->max_abs_err, ratio, usec, row->pass ? "PASS" : "FAIL");
+    printf("%-6s %-21s %-15s %-15s %-9s %8.2e %7s %8s  %s%s%s\n", row->face, row->op, row->mode,
+           row->shape, row->dtypes, row->max_abs_err, ratio, usec, row->pass ? "PASS" : "FAIL",
+           row->label ? "  " : "", row->label ? row->label : "");
     if (!row->pass && row->note[0])
         printf("       ! %s\n", row->note);
     table->rows++;
@@ -56,9 +57,14 @@ int tk_cmd_demo(int argc, char **argv) {
                    "Runs the official example configurations of aclnnInplacePartialRotaryMul\n"
                    "(every accepted dtype pair) and aclnnInplacePartialRotaryMulGrad (all 9\n"
                    "pairs) through the aclnn face, and one larger problem per rotary mode\n"
+                   "through the native API. For RopeWithSinCosCache: the official example\n"
+                   "(bf16, fp16, fp32), multimodal rope through the V2 API (sectioned and\n"
+                   "interleaved), Llama-3-8B decode and prefill steps on a Llama-3-scaled cache\n"
+                   "through both faces, a Qwen2.5-VL prefill and a GPT-J partial-rotary step\n"
                    "through the native API. Each row is checked against a float64 reference\n"
-                   "within SPEC 6's bound (err/bnd <= 1) and timed (median microseconds per\n"
-                   "call). Exits 1 if any row fails.\n");
+                   "within SPEC 6's bound (err/bnd <= 1), bytes that are not rotated must be\n"
+                   "unchanged, and each is timed (median microseconds per call). Exits 1 if\n"
+                   "any row fails.\n");
             return TK_EXIT_OK;
         }
         fprintf(stderr, "ropekit demo: unexpected argument '%s'\n", argv[i]);

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "reference.h"
+#include "rope_reference.h"
 #include "timer.h"
 #include "verify.h"
 
@@ -33,12 +34,14 @@ struct verify_opts {
 
 static void verify_usage(FILE *out) {
     fprintf(out, "usage: ropekit verify [--seed N] [--count N] [--case I] [--quiet]\n\n"
-                 "Runs N random problems (default 200) through the native API, checks each\n"
+                 "Runs N random problems (default 200; InplacePartialRotaryMul[Grad] and\n"
+                 "RopeWithSinCosCache in equal shares) through the native API, checks each\n"
                  "against a float64 reference within SPEC 6 and that nothing outside the rotated\n"
                  "elements changed, repeats it with the scalar ISA and on one thread (results\n"
                  "must be bit-identical), and runs the aclnn face: problems CANN's contract\n"
                  "accepts must give the native result's bytes, the others its status code\n"
-                 "with x untouched.\n\n"
+                 "with the memory untouched. Rope problems with a position out of range must\n"
+                 "fail natively and with 507015 from aclrtSynchronizeStream, writing nothing.\n\n"
                  "  --seed N   random seed (default: from the clock; printed in the summary)\n"
                  "  --count N  number of cases\n"
                  "  --case I   replay only case I of the seed's sequence\n"
@@ -106,7 +109,7 @@ int tk_cmd_verify(int argc, char **argv) {
     int rc = verify_parse(argc, argv, &o);
     if (rc >= 0)
         return rc;
-    if (tk_ref_self_test() != 0) {
+    if (tk_ref_self_test() != 0 || tk_rope_ref_self_test() != 0) {
         fprintf(stderr, "ropekit verify: the float64 reference fails its own self-test\n");
         return TK_EXIT_FAIL;
     }
@@ -124,6 +127,7 @@ int tk_cmd_verify(int argc, char **argv) {
     int64_t first = o.only_case >= 0 ? o.only_case : 0;
     int64_t last = o.only_case >= 0 ? o.only_case + 1 : o.count;
     int64_t cases = 0, failures = 0, with_aclnn = 0, rejected = 0;
+    int64_t per_suite[VERIFY_NSUITES] = {0};
     uint64_t t0 = tk_now_ns();
     for (int64_t i = first; i < last; i++) {
         struct tk_rng rng = tk_rng_make(tk_rng_derive(o.seed, (uint64_t)i));
@@ -132,6 +136,7 @@ int tk_cmd_verify(int argc, char **argv) {
         memset(&res, 0, sizeof res);
         suite->run(&env, &rng, &res);
         cases++;
+        per_suite[suite - verify_suites]++;
         if (res.ran_aclnn)
             with_aclnn++;
         if (res.rejected_aclnn)
@@ -143,9 +148,11 @@ int tk_cmd_verify(int argc, char **argv) {
     }
     double secs = (double)(tk_now_ns() - t0) / 1e9;
     tk_acl_close(&acl);
-    printf("verify: %lld cases (aclnn: %lld ran, %lld rejected), %lld failures, seed %llu, "
-           "%.2f s\n",
-           (long long)cases, (long long)with_aclnn, (long long)rejected, (long long)failures,
+    printf("verify: %lld cases (", (long long)cases);
+    for (size_t k = 0; k < VERIFY_NSUITES; k++)
+        printf("%s%s %lld", k ? ", " : "", verify_suites[k].name, (long long)per_suite[k]);
+    printf("; aclnn: %lld ran, %lld rejected), %lld failures, seed %llu, %.2f s\n",
+           (long long)with_aclnn, (long long)rejected, (long long)failures,
            (unsigned long long)o.seed, secs);
     return failures ? TK_EXIT_FAIL : TK_EXIT_OK;
 }

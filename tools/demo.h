@@ -12,6 +12,7 @@ struct demo_row {
     const char *face; /* "aclnn" or "native" */
     const char *op;
     const char *mode;
+    const char *label; /* what the row models, printed after the result; may be NULL */
     char shape[24];
     char dtypes[16]; /* "<x>/<cos,sin>" */
     double max_abs_err;
@@ -36,7 +37,7 @@ struct demo_env {
  * and about 20 ms. A call returning non-zero stops the timing; the result is then < 0. */
 double demo_time_us(int (*fn)(void *ctx), void *ctx);
 
-#define TK_DEMO_SUITES(X) X(partial_rotary)
+#define TK_DEMO_SUITES(X) X(partial_rotary) X(rope)
 
 #define TK_DEMO_SUITE_DECLARE_(name)                                                               \
     void demo_suite_##name(const struct demo_env *env, struct demo_table *table);

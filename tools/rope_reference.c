@@ -1,0 +1,98 @@
+#include "rope_reference.h"
+
+#include <math.h>
+
+bool tk_rope_is_mrope(const struct tk_rope_select *sel) {
+    return sel->nsec > 0 && sel->sections && sel->sections[0] > 0;
+}
+
+int tk_rope_src_row(const struct tk_rope_select *sel, int64_t j) {
+    if (!tk_rope_is_mrope(sel))
+        return 0;
+    if (sel->cache_mode == 1) {
+        const int64_t lane = j % 3, block = j / 3;
+        if (lane != 0 && block < sel->sections[lane])
+            return (int)lane;
+        return 0;
+    }
+    int row = 0;
+    for (int64_t bound = sel->sections[0]; j >= bound && row + 1 < sel->nsec;)
+        bound += sel->sections[++row];
+    return row;
+}
+
+/* One fp32 product: exact in float64 but for overflow, which fp32 turns into inf once
+ * the magnitude reaches the rounding threshold 2^128 - 2^103. */
+static double tk_rope_product(double a, double b) {
+    static const double overflow = 340282356779733661637539395458142568448.0;
+    const double p = a * b;
+    return fabs(p) >= overflow ? copysign(INFINITY, p) : p;
+}
+
+void tk_rope_ref_head(bool neox, int64_t rot_dim, const double *x, const double *c, const double *s,
+                      double *out, double *mag) {
+    const int64_t h = rot_dim / 2;
+    for (int64_t j = 0; j < h; j++) {
+        const int64_t a = neox ? j : 2 * j, b = neox ? j + h : 2 * j + 1;
+        const double ac = tk_rope_product(x[a], c[j]), bs = tk_rope_product(x[b], s[j]);
+        const double bc = tk_rope_product(x[b], c[j]), as = tk_rope_product(x[a], s[j]);
+        out[a] = ac - bs;
+        mag[a] = fabs(ac) + fabs(bs);
+        out[b] = bc + as;
+        mag[b] = fabs(bc) + fabs(as);
+    }
+}
+
+static int tk_rope_ref_rotation_ok(void) {
+    const double x[4] = {1, 2, 3, 4}, c[2] = {.5, .25}, s[2] = {.1, .2};
+    const double neox[4] = {0.2, -0.3, 1.6, 1.4}, gptj[4] = {0.3, 1.1, -0.05, 1.6};
+    double out[4], mag[4];
+    tk_rope_ref_head(true, 4, x, c, s, out, mag);
+    for (int i = 0; i < 4; i++)
+        if (fabs(out[i] - neox[i]) > 1e-12)
+            return 0;
+    tk_rope_ref_head(false, 4, x, c, s, out, mag);
+    for (int i = 0; i < 4; i++)
+        if (fabs(out[i] - gptj[i]) > 1e-12)
+            return 0;
+    return 1;
+}
+
+/* The worked examples of SPEC §5.3, written out as expected rows per j. */
+static int tk_rope_ref_selection_ok(void) {
+    const int64_t qwen25[3] = {16, 24, 24}, qwen3[3] = {24, 20, 20}, odd[3] = {11, 11, 10};
+    const int64_t quad[4] = {16, 16, 16, 16}, off[3] = {0, 5, 7};
+    const struct tk_rope_select sec25 = {3, qwen25, 0}, il25 = {3, qwen25, 1};
+    const struct tk_rope_select il3 = {3, qwen3, 1}, sec3 = {3, qwen3, 0};
+    const struct tk_rope_select secodd = {3, odd, 0}, sec4 = {4, quad, 0};
+    const struct tk_rope_select rope = {0, 0, 0}, zero_first = {3, off, 1};
+    for (int64_t j = 0; j < 64; j++) {
+        if (tk_rope_src_row(&sec25, j) != (j < 16 ? 0 : j < 40 ? 1 : 2))
+            return 0;
+        if (tk_rope_src_row(&sec3, j) != (j < 24 ? 0 : j < 44 ? 1 : 2))
+            return 0;
+        if (tk_rope_src_row(&sec4, j) != (int)(j / 16))
+            return 0;
+        /* [24,20,20] interleaved: 1,4,..,58 row 1; 2,5,..,59 row 2; the rest row 0. */
+        int want3 = j <= 59 && j % 3 != 0 ? (int)(j % 3) : 0;
+        if (tk_rope_src_row(&il3, j) != want3)
+            return 0;
+        /* [16,24,24] interleaved: row 1 at 1,..,61, row 2 at 2,..,62, row 0 at 0,..,63. */
+        if (tk_rope_src_row(&il25, j) != (int)(j % 3))
+            return 0;
+        if (tk_rope_src_row(&rope, j) != 0 || tk_rope_src_row(&zero_first, j) != 0)
+            return 0;
+    }
+    for (int64_t j = 0; j < 32; j++)
+        if (tk_rope_src_row(&secodd, j) != (j < 11 ? 0 : j < 22 ? 1 : 2))
+            return 0;
+    return 1;
+}
+
+int tk_rope_ref_self_test(void) {
+    if (!tk_rope_ref_rotation_ok())
+        return 1;
+    if (!tk_rope_ref_selection_ok())
+        return 2;
+    return 0;
+}
