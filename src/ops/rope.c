@@ -13,6 +13,10 @@
 #define RK_ROPE_STACK_SCRATCH 16384
 #define RK_ROPE_MIN_TASK_BYTES (64 * 1024)
 
+/* A view as `rows` runs of `row_bytes` contiguous bytes, `row_stride` apart: the
+ * trailing dims that are packed row-major form a run, and the leading dims must walk
+ * the runs with one constant stride. Views that do not fit (e.g. every other column)
+ * are marked not dense and get the conservative span test. */
 struct rk_view_geom rk_view_geom_of(const ropekit_tensor *t) {
     struct rk_view_geom g = {0};
     struct rk_span s = rk_tensor_span(t);
@@ -21,19 +25,26 @@ struct rk_view_geom rk_view_geom_of(const ropekit_tensor *t) {
     g.span_hi = s.hi;
     if (t->ndim < 1 || rk_tensor_numel(t) == 0)
         return g;
-    g.rows = t->shape[0];
-    g.row_stride = t->strides[0] * item;
-    /* dims 1.. must be packed row-major for a row to be one contiguous run */
-    int64_t expect = 1;
-    g.rows_dense = true;
-    for (int32_t i = t->ndim - 1; i >= 1; i--) {
-        if (t->shape[i] != 1 && t->strides[i] != expect)
-            g.rows_dense = false;
-        expect *= t->shape[i];
+    int32_t k = t->ndim; /* dims [k, ndim) are packed */
+    int64_t run = 1;
+    while (k > 0 && (t->shape[k - 1] == 1 || t->strides[k - 1] == run)) {
+        run *= t->shape[k - 1];
+        k--;
     }
-    g.row_bytes = expect * item;
-    if (g.rows == 1)
-        g.row_stride = 0;
+    int64_t rows = 1, stride = 0;
+    g.rows_dense = true;
+    for (int32_t i = k - 1; i >= 0; i--) { /* collapse the leading dims into one progression */
+        if (t->shape[i] == 1)
+            continue;
+        if (rows == 1)
+            stride = t->strides[i];
+        else if (t->strides[i] != stride * rows)
+            g.rows_dense = false;
+        rows *= t->shape[i];
+    }
+    g.rows = rows;
+    g.row_stride = rows > 1 ? stride * item : 0;
+    g.row_bytes = run * item;
     return g;
 }
 
