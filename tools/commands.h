@@ -8,6 +8,8 @@
 #define TK_COMMAND_LIST(X)                                                                         \
     X(demo, "run the official example configurations and check them against float64")              \
     X(verify, "randomized self-check of the native and aclnn faces against float64")               \
+    X(bench, "time the workloads against a copy of the same bytes and the scalar path")            \
+    X(explain, "show the plan (kernel set, threads, tasks) chosen for a problem")                  \
     X(version, "print the library version, instruction set and thread count")
 
 #define TK_COMMAND_DECLARE_(name, summary) int tk_cmd_##name(int argc, char **argv);

@@ -1,0 +1,61 @@
+/* `ropekit explain SPEC...`: the plan ropekit makes for a problem (kernel set, threads,
+ * tasks) and what the CPU offers, without running anything heavy. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "ropekit/ropekit.h"
+#include "workloads.h"
+
+static void tk_explain_usage(FILE *out) {
+    fprintf(out,
+            "usage: ropekit explain SPEC [SPEC...]\n\n"
+            "Prints the plan for each problem, under every ISA cap the CPU supports.\n"
+            "SPEC: rope:T,Hq,Hk,hs,R[,maxpos] (bf16 NeoX, in place) or\n"
+            "      pr:B,S,N,D,start,end[,cB,cS,cN] (bf16 interleave), or a bench id (W1..P3).\n");
+}
+
+static bool tk_find_workload(const char *spec, struct rkb_workload *w) {
+    int n;
+    const struct rkb_workload *builtin = rkb_builtin(&n);
+    for (int i = 0; i < n; i++)
+        if (strcmp(builtin[i].id, spec) == 0 && builtin[i].kind != RKB_ROUNDTRIP) {
+            *w = builtin[i];
+            return true;
+        }
+    return rkb_parse_workload(spec, w);
+}
+
+int tk_cmd_explain(int argc, char **argv) {
+    if (argc < 2 || tk_cli_is_help(argv[1])) {
+        tk_explain_usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? TK_EXIT_USAGE : TK_EXIT_OK;
+    }
+    printf("ropekit %s: CPU supports up to %s; threads per call %d\n", ropekit_version_string(),
+           ropekit_isa_name(ropekit_isa_detected()), ropekit_get_num_threads());
+    int status = TK_EXIT_OK;
+    for (int i = 1; i < argc; i++) {
+        struct rkb_workload w;
+        if (!tk_find_workload(argv[i], &w)) {
+            fprintf(stderr, "ropekit explain: '%s' is not a problem spec\n", argv[i]);
+            status = TK_EXIT_USAGE;
+            continue;
+        }
+        struct rkb_config c = {&w, ROPEKIT_BF16, ROPEKIT_BF16,
+                               w.kind == RKB_ROPE ? ROPEKIT_ROPE_NEOX : ROPEKIT_ROTARY_INTERLEAVE};
+        printf("%s: %s\n", argv[i], w.what);
+        for (int isa = (int)ropekit_isa_detected(); isa >= 0; isa--) {
+            ropekit_set_max_isa((ropekit_isa)isa);
+            struct rkb_case *k = rkb_case_new(&c);
+            if (!k) {
+                status = TK_EXIT_FAIL;
+                break;
+            }
+            printf("  cap %-6s -> %s\n", ropekit_isa_name((ropekit_isa)isa), rkb_case_describe(k));
+            rkb_case_free(k);
+        }
+        ropekit_set_max_isa(ROPEKIT_ISA_AVX512);
+    }
+    return status;
+}
