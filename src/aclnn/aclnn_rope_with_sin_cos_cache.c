@@ -3,16 +3,7 @@
 
 #include "aclnn/rope_common.h"
 
-static const struct rk_exec_ops rk_ops = {
-    .name = "aclnnRopeWithSinCosCache",
-    .input_slot = RK_ROPE_INPUT_SLOTS,
-    .output_slot = RK_ROPE_OUTPUT_SLOTS,
-    .check = rk_aclnn_rope_check,
-    .run = rk_aclnn_rope_run,
-    .code_of = rk_aclnn_rope_code,
-    .is_small = rk_aclnn_rope_is_small,
-    .fault_of = rk_aclnn_rope_fault,
-};
+static const struct rk_exec_ops rk_ops = RK_ROPE_EXEC_OPS("aclnnRopeWithSinCosCache");
 
 aclnnStatus
 aclnnRopeWithSinCosCacheGetWorkspaceSize(const aclTensor *positions, const aclTensor *queryIn,
@@ -20,22 +11,9 @@ aclnnRopeWithSinCosCacheGetWorkspaceSize(const aclTensor *positions, const aclTe
                                          const aclIntArray *mropeSection, int64_t headSize,
                                          bool isNeoxStyle, aclTensor *queryOut, aclTensor *keyOut,
                                          uint64_t *workspaceSize, aclOpExecutor **executor) {
-    struct rk_aclnn_rope_args args = {
-        .api = "aclnnRopeWithSinCosCacheGetWorkspaceSize",
-        .positions = positions,
-        .query_in = queryIn,
-        .key_in = keyIn,
-        .cache = cosSinCache,
-        .sections = mropeSection,
-        .head_size = headSize,
-        .neox = isNeoxStyle,
-        .cache_mode = 0,
-        .query_out = queryOut,
-        .key_out = keyOut,
-        .workspace_size = workspaceSize,
-        .executor = executor,
-    };
-    return rk_aclnn_rope_prepare(&args, &rk_ops);
+    return rk_aclnn_rope_prepare(&rk_ops, positions, queryIn, keyIn, cosSinCache, mropeSection,
+                                 headSize, isNeoxStyle, 0, queryOut, keyOut, workspaceSize,
+                                 executor);
 }
 
 aclnnStatus aclnnRopeWithSinCosCache(void *workspace, uint64_t workspaceSize,

@@ -1,41 +1,19 @@
-/* aclnnRopeWithSinCosCacheV2 (SPEC §5). cacheMode is checked first, before the null checks (SPEC
- * §5.5 row 0); it only matters for mrope. */
+/* aclnnRopeWithSinCosCacheV2 (SPEC §5). cacheMode is checked first, before the null checks
+ * (SPEC §5.5 row 0); it only matters for mrope. */
 #include "aclnnop/aclnn_rope_with_sin_cos_cache_v2.h"
 
 #include "aclnn/rope_common.h"
 
-static const struct rk_exec_ops rk_ops = {
-    .name = "aclnnRopeWithSinCosCacheV2",
-    .input_slot = RK_ROPE_INPUT_SLOTS,
-    .output_slot = RK_ROPE_OUTPUT_SLOTS,
-    .check = rk_aclnn_rope_check,
-    .run = rk_aclnn_rope_run,
-    .code_of = rk_aclnn_rope_code,
-    .is_small = rk_aclnn_rope_is_small,
-    .fault_of = rk_aclnn_rope_fault,
-};
+static const struct rk_exec_ops rk_ops = RK_ROPE_EXEC_OPS("aclnnRopeWithSinCosCacheV2");
 
 aclnnStatus aclnnRopeWithSinCosCacheV2GetWorkspaceSize(
     const aclTensor *positions, const aclTensor *queryIn, const aclTensor *keyIn,
     const aclTensor *cosSinCache, const aclIntArray *mropeSection, int64_t headSize,
     bool isNeoxStyle, int64_t cacheMode, aclTensor *queryOut, aclTensor *keyOut,
     uint64_t *workspaceSize, aclOpExecutor **executor) {
-    struct rk_aclnn_rope_args args = {
-        .api = "aclnnRopeWithSinCosCacheV2GetWorkspaceSize",
-        .positions = positions,
-        .query_in = queryIn,
-        .key_in = keyIn,
-        .cache = cosSinCache,
-        .sections = mropeSection,
-        .head_size = headSize,
-        .neox = isNeoxStyle,
-        .cache_mode = cacheMode,
-        .query_out = queryOut,
-        .key_out = keyOut,
-        .workspace_size = workspaceSize,
-        .executor = executor,
-    };
-    return rk_aclnn_rope_prepare(&args, &rk_ops);
+    return rk_aclnn_rope_prepare(&rk_ops, positions, queryIn, keyIn, cosSinCache, mropeSection,
+                                 headSize, isNeoxStyle, cacheMode, queryOut, keyOut, workspaceSize,
+                                 executor);
 }
 
 aclnnStatus aclnnRopeWithSinCosCacheV2(void *workspace, uint64_t workspaceSize,

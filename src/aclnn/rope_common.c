@@ -1,5 +1,7 @@
 #include "aclnn/rope_common.h"
 
+#include <stdio.h>
+
 #include "core/error.h"
 #include "runtime/acl_objects.h"
 
@@ -33,30 +35,36 @@ aclError rk_aclnn_rope_fault(ropekit_status status, int rule) {
     return status == ROPEKIT_NO_MEMORY ? ACL_ERROR_BAD_ALLOC : ACL_ERROR_RT_FAILURE;
 }
 
-aclnnStatus rk_aclnn_rope_prepare(const struct rk_aclnn_rope_args *a,
-                                  const struct rk_exec_ops *ops) {
+aclnnStatus rk_aclnn_rope_prepare(const struct rk_exec_ops *ops, const aclTensor *positions,
+                                  const aclTensor *queryIn, const aclTensor *keyIn,
+                                  const aclTensor *cosSinCache, const aclIntArray *mropeSection,
+                                  int64_t headSize, bool isNeoxStyle, int64_t cacheMode,
+                                  aclTensor *queryOut, aclTensor *keyOut, uint64_t *workspaceSize,
+                                  aclOpExecutor **executor) {
+    char api[96];
+    snprintf(api, sizeof api, "%sGetWorkspaceSize", ops->name);
     /* V2 checks cacheMode before anything else (SPEC §5.5 row 0). */
-    if (a->cache_mode != 0 && a->cache_mode != 1) {
-        rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: cacheMode = %lld: must be 0 or 1", a->api,
-                     (long long)a->cache_mode);
+    if (cacheMode != 0 && cacheMode != 1) {
+        rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: cacheMode = %lld: must be 0 or 1", api,
+                     (long long)cacheMode);
         return ACLNN_ERR_PARAM_INVALID;
     }
-    const char *missing = !a->positions        ? "positions"
-                          : !a->query_in       ? "queryIn"
-                          : !a->key_in         ? "keyIn"
-                          : !a->cache          ? "cosSinCache"
-                          : !a->query_out      ? "queryOut"
-                          : !a->key_out        ? "keyOut"
-                          : !a->workspace_size ? "workspaceSize"
-                          : !a->executor       ? "executor"
-                                               : NULL;
+    const char *missing = !positions       ? "positions"
+                          : !queryIn       ? "queryIn"
+                          : !keyIn         ? "keyIn"
+                          : !cosSinCache   ? "cosSinCache"
+                          : !queryOut      ? "queryOut"
+                          : !keyOut        ? "keyOut"
+                          : !workspaceSize ? "workspaceSize"
+                          : !executor      ? "executor"
+                                           : NULL;
     if (missing) {
-        rk_error_set(ROPEKIT_NULL_POINTER, "%s: %s = NULL: required", a->api, missing);
+        rk_error_set(ROPEKIT_NULL_POINTER, "%s: %s = NULL: required", api, missing);
         return ACLNN_ERR_PARAM_NULLPTR;
     }
-    ropekit_tensor pos = rk_acl_tensor_view(a->positions), qi = rk_acl_tensor_view(a->query_in),
-                   ki = rk_acl_tensor_view(a->key_in), cache = rk_acl_tensor_view(a->cache),
-                   qo = rk_acl_tensor_view(a->query_out), ko = rk_acl_tensor_view(a->key_out);
+    ropekit_tensor pos = rk_acl_tensor_view(positions), qi = rk_acl_tensor_view(queryIn),
+                   ki = rk_acl_tensor_view(keyIn), cache = rk_acl_tensor_view(cosSinCache),
+                   qo = rk_acl_tensor_view(queryOut), ko = rk_acl_tensor_view(keyOut);
     struct rk_rope_problem prob = {
         .positions = &pos,
         .query_in = &qi,
@@ -64,30 +72,30 @@ aclnnStatus rk_aclnn_rope_prepare(const struct rk_aclnn_rope_args *a,
         .cache = &cache,
         .query_out = &qo,
         .key_out = &ko,
-        .head_size = a->head_size,
-        .style = a->neox ? RK_ROPE_NEOX : RK_ROPE_GPTJ,
-        .sections = a->sections ? a->sections->values : NULL,
-        .num_sections = a->sections ? a->sections->size : 0,
-        .cache_mode = a->cache_mode,
+        .head_size = headSize,
+        .style = isNeoxStyle ? RK_ROPE_NEOX : RK_ROPE_GPTJ,
+        .sections = mropeSection ? mropeSection->values : NULL,
+        .num_sections = mropeSection ? mropeSection->size : 0,
+        .cache_mode = cacheMode,
     };
-    struct rk_rope_policy pol = {.api = a->api, .aclnn = true, .check_data = true};
+    struct rk_rope_policy pol = {.api = api, .aclnn = true, .check_data = true};
     struct rk_rope_plan plan;
     enum rk_rope_rule rule;
     if (rk_rope_plan_make(&prob, &pol, &plan, &rule) != ROPEKIT_OK)
         return rk_aclnn_rope_code((int)rule);
-    if (rk_rope_check_data(&plan, a->api, pos.data, qi.data, ki.data, cache.data, qo.data, ko.data,
+    if (rk_rope_check_data(&plan, api, pos.data, qi.data, ki.data, cache.data, qo.data, ko.data,
                            &rule) != ROPEKIT_OK)
         return rk_aclnn_rope_code((int)rule);
     aclOpExecutor *e = rk_executor_new(ops);
     if (!e)
         return ACLNN_ERR_INNER_CREATE_EXECUTOR;
     e->plan.rope = plan;
-    const aclTensor *bound[RK_EXEC_MAX_ADDR] = {a->positions, a->query_in,  a->key_in,
-                                                a->cache,     a->query_out, a->key_out};
+    const aclTensor *bound[RK_EXEC_MAX_ADDR] = {positions,   queryIn,  keyIn,
+                                                cosSinCache, queryOut, keyOut};
     for (int i = 0; i < RK_EXEC_MAX_ADDR; i++)
         rk_executor_bind(e, i, bound[i]);
-    *a->workspace_size = 0;
-    *a->executor = e;
+    *workspaceSize = 0;
+    *executor = e;
     return ACLNN_SUCCESS;
 }
 

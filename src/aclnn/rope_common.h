@@ -4,21 +4,13 @@
 
 #include "aclnn/executor.h"
 
-struct rk_aclnn_rope_args {
-    const char *api;
-    const aclTensor *positions, *query_in, *key_in, *cache;
-    const aclIntArray *sections;
-    int64_t head_size;
-    bool neox;
-    int64_t cache_mode;
-    aclTensor *query_out, *key_out;
-    uint64_t *workspace_size;
-    aclOpExecutor **executor;
-};
-
-/* Phase 1 (SPEC §5.5 rows 0-16). */
-aclnnStatus rk_aclnn_rope_prepare(const struct rk_aclnn_rope_args *args,
-                                  const struct rk_exec_ops *ops);
+/* Phase 1 of V1 and V2 (SPEC §5.5 rows 0-16); V1 passes cacheMode 0. */
+aclnnStatus rk_aclnn_rope_prepare(const struct rk_exec_ops *ops, const aclTensor *positions,
+                                  const aclTensor *queryIn, const aclTensor *keyIn,
+                                  const aclTensor *cosSinCache, const aclIntArray *mropeSection,
+                                  int64_t headSize, bool isNeoxStyle, int64_t cacheMode,
+                                  aclTensor *queryOut, aclTensor *keyOut, uint64_t *workspaceSize,
+                                  aclOpExecutor **executor);
 
 ropekit_status rk_aclnn_rope_check(const aclOpExecutor *e, const char *api, int *rule);
 ropekit_status rk_aclnn_rope_run(const aclOpExecutor *e, const char *api, int *rule);
@@ -26,11 +18,14 @@ aclnnStatus rk_aclnn_rope_code(int rule);
 aclError rk_aclnn_rope_fault(ropekit_status status, int rule);
 bool rk_aclnn_rope_is_small(const aclOpExecutor *e);
 
-/* IR: inputs positions (0), queryIn (1), keyIn (2), cosSinCache (3); outputs queryOut (0),
- * keyOut (1). */
-#define RK_ROPE_INPUT_SLOTS                                                                        \
-    { 0, 1, 2, 3, -1, -1 }
-#define RK_ROPE_OUTPUT_SLOTS                                                                       \
-    { 4, 5, -1, -1, -1, -1 }
+/* The executor callbacks of an entry point named `api_name`. IR: inputs positions (0),
+ * queryIn (1), keyIn (2), cosSinCache (3); outputs queryOut (0), keyOut (1). */
+#define RK_ROPE_EXEC_OPS(api_name)                                                                 \
+    {                                                                                              \
+        .name = api_name, .input_slot = {0, 1, 2, 3, -1, -1},                                      \
+        .output_slot = {4, 5, -1, -1, -1, -1}, .check = rk_aclnn_rope_check,                       \
+        .run = rk_aclnn_rope_run, .code_of = rk_aclnn_rope_code,                                   \
+        .is_small = rk_aclnn_rope_is_small, .fault_of = rk_aclnn_rope_fault,                       \
+    }
 
 #endif /* ROPEKIT_ACLNN_ROPE_COMMON_H_ */

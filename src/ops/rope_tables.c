@@ -174,35 +174,6 @@ static ropekit_status rk_check_table(const char *api, ropekit_dtype dtype, int64
     return ROPEKIT_OK;
 }
 
-ropekit_status ropekit_cos_sin_cache_build(void *cache, ropekit_dtype dtype, int64_t max_positions,
-                                           int64_t rotary_dim, double base,
-                                           const ropekit_rope_scaling *scaling) {
-    static const char api[] = "ropekit_cos_sin_cache_build";
-    ropekit_status st = rk_check_table(api, dtype, max_positions, rotary_dim, base);
-    if (st == ROPEKIT_OK)
-        st = rk_check_scaling(scaling, rotary_dim, api);
-    if (st != ROPEKIT_OK)
-        return st;
-    if (!cache && max_positions > 0)
-        return rk_error_set(ROPEKIT_NULL_POINTER, "%s: cache = NULL", api);
-    const int64_t h = rotary_dim / 2;
-    double *inv = malloc((size_t)h * sizeof *inv);
-    if (!inv)
-        return rk_error_set(ROPEKIT_NO_MEMORY, "%s: out of memory", api);
-    rk_inv_freq(inv, rotary_dim, base, max_positions, scaling);
-    const double mag = rk_magnitude(scaling);
-    for (int64_t p = 0; p < max_positions; p++) {
-        double pos = rk_scaled_position(p, scaling);
-        for (int64_t i = 0; i < h; i++) {
-            double angle = pos * inv[i];
-            rk_store_f64(cache, p * rotary_dim + i, cos(angle) * mag, dtype);
-            rk_store_f64(cache, p * rotary_dim + h + i, sin(angle) * mag, dtype);
-        }
-    }
-    free(inv);
-    return ROPEKIT_OK;
-}
-
 /* Positions of the two members of pair f in a row of length len laid out for `mode`. */
 static void rk_pair_slots(ropekit_rotary_mode mode, int64_t len, int64_t f, int64_t *a,
                           int64_t *b) {
@@ -223,42 +194,74 @@ static void rk_pair_slots(ropekit_rotary_mode mode, int64_t len, int64_t f, int6
     }
 }
 
+/* Where a table puts cos and sin of (position p, frequency f). */
+struct rk_table_layout {
+    void *cos, *sin;          /* the cache layout uses one buffer for both */
+    bool cache;               /* [cos | sin] rows of len; else one row per tensor */
+    ropekit_rotary_mode mode; /* coefficient rows: the pair layout */
+    ropekit_dtype dtype;
+};
+
+/* Checks the arguments shared by both builders, then fills every row. */
+static ropekit_status rk_table_build(const char *api, const struct rk_table_layout *out,
+                                     int64_t rows, int64_t len, double base,
+                                     const ropekit_rope_scaling *scaling) {
+    ropekit_status st = rk_check_table(api, out->dtype, rows, len, base);
+    if (st == ROPEKIT_OK)
+        st = rk_check_scaling(scaling, len, api);
+    if (st != ROPEKIT_OK)
+        return st;
+    if ((!out->cos || !out->sin) && rows > 0)
+        return rk_error_set(ROPEKIT_NULL_POINTER, "%s: %s = NULL", api,
+                            out->cache  ? "cache"
+                            : !out->cos ? "cos"
+                                        : "sin");
+    const int64_t h = len / 2;
+    double *inv = malloc((size_t)h * sizeof *inv);
+    if (!inv)
+        return rk_error_set(ROPEKIT_NO_MEMORY, "%s: out of memory", api);
+    rk_inv_freq(inv, len, base, rows, scaling);
+    const double mag = rk_magnitude(scaling);
+    for (int64_t p = 0; p < rows; p++) {
+        double pos = rk_scaled_position(p, scaling);
+        for (int64_t f = 0; f < h; f++) {
+            double angle = pos * inv[f], c = cos(angle) * mag, s = sin(angle) * mag;
+            if (out->cache) {
+                rk_store_f64(out->cos, p * len + f, c, out->dtype);
+                rk_store_f64(out->cos, p * len + h + f, s, out->dtype);
+                continue;
+            }
+            int64_t a, b;
+            rk_pair_slots(out->mode, len, f, &a, &b);
+            rk_store_f64(out->cos, p * len + a, c, out->dtype);
+            rk_store_f64(out->cos, p * len + b, c, out->dtype);
+            rk_store_f64(out->sin, p * len + a, s, out->dtype);
+            rk_store_f64(out->sin, p * len + b, s, out->dtype);
+        }
+    }
+    free(inv);
+    return ROPEKIT_OK;
+}
+
+ropekit_status ropekit_cos_sin_cache_build(void *cache, ropekit_dtype dtype, int64_t max_positions,
+                                           int64_t rotary_dim, double base,
+                                           const ropekit_rope_scaling *scaling) {
+    struct rk_table_layout out = {cache, cache, true, ROPEKIT_ROTARY_HALF, dtype};
+    return rk_table_build("ropekit_cos_sin_cache_build", &out, max_positions, rotary_dim, base,
+                          scaling);
+}
+
 ropekit_status ropekit_rotary_coeffs_build(void *cos_out, void *sin_out, ropekit_dtype dtype,
                                            int64_t num_positions, int64_t len,
                                            ropekit_rotary_mode mode, double base,
                                            const ropekit_rope_scaling *scaling) {
     static const char api[] = "ropekit_rotary_coeffs_build";
-    ropekit_status st = rk_check_table(api, dtype, num_positions, len, base);
-    if (st == ROPEKIT_OK)
-        st = rk_check_scaling(scaling, len, api);
-    if (st != ROPEKIT_OK)
-        return st;
     if ((int)mode < 0 || (int)mode > 3)
         return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: mode = %d: must be 0-3", api, (int)mode);
     if (mode == ROPEKIT_ROTARY_QUARTER && len % 4)
         return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
                             "%s: len = %lld: quarter mode needs a multiple of 4", api,
                             (long long)len);
-    if ((!cos_out || !sin_out) && num_positions > 0)
-        return rk_error_set(ROPEKIT_NULL_POINTER, "%s: %s = NULL", api, !cos_out ? "cos" : "sin");
-    const int64_t h = len / 2;
-    double *inv = malloc((size_t)h * sizeof *inv);
-    if (!inv)
-        return rk_error_set(ROPEKIT_NO_MEMORY, "%s: out of memory", api);
-    rk_inv_freq(inv, len, base, num_positions, scaling);
-    const double mag = rk_magnitude(scaling);
-    for (int64_t p = 0; p < num_positions; p++) {
-        double pos = rk_scaled_position(p, scaling);
-        for (int64_t f = 0; f < h; f++) {
-            double angle = pos * inv[f], c = cos(angle) * mag, s = sin(angle) * mag;
-            int64_t a, b;
-            rk_pair_slots(mode, len, f, &a, &b);
-            rk_store_f64(cos_out, p * len + a, c, dtype);
-            rk_store_f64(cos_out, p * len + b, c, dtype);
-            rk_store_f64(sin_out, p * len + a, s, dtype);
-            rk_store_f64(sin_out, p * len + b, s, dtype);
-        }
-    }
-    free(inv);
-    return ROPEKIT_OK;
+    struct rk_table_layout out = {cos_out, sin_out, false, mode, dtype};
+    return rk_table_build(api, &out, num_positions, len, base, scaling);
 }
