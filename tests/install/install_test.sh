@@ -72,13 +72,16 @@ if ! "$RK_CMAKE" --install "$RK_BUILD_DIR" --config "$RK_CONFIG" --prefix "$pref
 fi
 
 echo "== installed layout"
+ops="aclnn_inplace_partial_rotary_mul aclnn_inplace_partial_rotary_mul_grad
+    aclnn_rope_with_sin_cos_cache aclnn_rope_with_sin_cos_cache_v2"
 for header in acl/acl.h acl/acl_base.h acl/acl_rt.h aclnn/acl_meta.h aclnn/aclnn_base.h \
-    aclnnop/aclnn_inplace_partial_rotary_mul.h aclnnop/aclnn_inplace_partial_rotary_mul_grad.h \
-    aclnnop/level2/aclnn_inplace_partial_rotary_mul.h \
-    aclnnop/level2/aclnn_inplace_partial_rotary_mul_grad.h ropekit/ropekit.h; do
+    ropekit/ropekit.h; do
     [ -f "$inc/$header" ] || fail "missing $RK_INCLUDEDIR/$header"
 done
-for op in aclnn_inplace_partial_rotary_mul aclnn_inplace_partial_rotary_mul_grad; do
+for op in $ops; do
+    for header in "aclnnop/$op.h" "aclnnop/level2/$op.h"; do
+        [ -f "$inc/$header" ] || fail "missing $RK_INCLUDEDIR/$header"
+    done
     grep -q "#include \"aclnnop/$op.h\"" "$inc/aclnnop/level2/$op.h" 2>/dev/null ||
         fail "aclnnop/level2/$op.h does not forward to aclnnop/$op.h"
 done
@@ -137,6 +140,7 @@ done
 
 echo "== find_package(ropekit)"
 consumer=$work/consumer
+jobs=$(nproc 2>/dev/null || echo 2)
 generator_args=(-G "$RK_GENERATOR")
 [ -n "${RK_MAKE_PROGRAM:-}" ] && generator_args+=("-DCMAKE_MAKE_PROGRAM=$RK_MAKE_PROGRAM")
 if "$RK_CMAKE" -S "$RK_SOURCE_DIR/cmake_consumer" -B "$consumer" "${generator_args[@]}" \
@@ -145,7 +149,8 @@ if "$RK_CMAKE" -S "$RK_SOURCE_DIR/cmake_consumer" -B "$consumer" "${generator_ar
     -DCMAKE_C_COMPILER="$RK_CC" -DCMAKE_CXX_COMPILER="$RK_CXX" \
     -DCMAKE_C_FLAGS="${RK_EXTRA_FLAGS:-}" -DCMAKE_CXX_FLAGS="${RK_EXTRA_FLAGS:-}" \
     -DCMAKE_EXE_LINKER_FLAGS="${RK_EXTRA_FLAGS:-}" >"$work/consumer.log" 2>&1 &&
-    "$RK_CMAKE" --build "$consumer" --config "$RK_CONFIG" >>"$work/consumer.log" 2>&1; then
+    "$RK_CMAKE" --build "$consumer" --config "$RK_CONFIG" --parallel "$jobs" \
+        >>"$work/consumer.log" 2>&1; then
     found=$(grep '^ropekit_DIR:' "$consumer/CMakeCache.txt" | cut -d= -f2-)
     [ "$(realpath -m "$found")" = "$(realpath -m "$lib/cmake/ropekit")" ] ||
         fail "find_package(ropekit) used $found instead of the installed package"

@@ -7,17 +7,35 @@
 // and its transpose (gradient), evaluated in double; results must match within the
 // SPEC section 6 bound, NaN where the reference is NaN, the same infinity where the
 // reference is infinite, and bytes outside the slice must be unchanged.
-// The gradient header is included through its aclnnop/level2/ forwarder on purpose.
+//
+// RopeWithSinCosCache V1 and V2 run in fp32, fp16 and bf16, NeoX and GPT-J, over rope
+// (full and partial rotary, grouped-query head counts, one mode with +-inf and NaN in
+// the query) and mrope with every whitelisted section list (cacheMode 0 on V1 and V2,
+// cacheMode 1 on V2 for the three-section lists), each in four layouts: separate
+// tensors, q/k as row-strided views into one fused qkv allocation (out of place and
+// in place), and plain in place. The cos/sin cache comes from the installed
+// ropekit_cos_sin_cache_build. The reference maps each frequency to its position row
+// (SPEC 5.3), rotates each pair in double (SPEC 5.4) and needs the SPEC 6 bound; all
+// other bytes of all allocations must be as before (or the input's pass-through bytes
+// in a separate output). Positions out of [0, maxSeqLen) must give 0 from both phases,
+// 507015 with a message from aclrtSynchronizeStream, and no change to any byte.
+//
+// The gradient header and the V1 rope header are included through their
+// aclnnop/level2/ forwarders on purpose.
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_inplace_partial_rotary_mul.h"
 #include "aclnnop/level2/aclnn_inplace_partial_rotary_mul_grad.h"
+#include "aclnnop/level2/aclnn_rope_with_sin_cos_cache.h"
+#include "aclnnop/aclnn_rope_with_sin_cos_cache_v2.h"
+#include "ropekit/ropekit.h"
 
 namespace {
 
@@ -281,6 +299,385 @@ void RunAll(Op op, const std::vector<Case> &cases, int *failed, int *total, aclr
     }
 }
 
+// ---- RopeWithSinCosCache ----
+
+const int64_t kTokens = 7;
+const int64_t kMaxSeqLen = 50;
+
+struct RopeMode {
+    std::string name;
+    std::vector<int64_t> sections; // empty: mropeSection = nullptr
+    int64_t cacheMode;             // V2 only; V1 runs the modes with cacheMode 0
+    int64_t headSize, rotaryDim, numQHeads, numKHeads;
+    bool specials; // +-inf and NaN in the query
+};
+
+bool IsMrope(const RopeMode &mode) {
+    return !mode.sections.empty() && mode.sections[0] > 0;
+}
+
+// Position row feeding each frequency j < rotaryDim / 2 (SPEC 5.3): consecutive runs
+// of the section lengths for cacheMode 0; for cacheMode 1, frequency 3i + r comes from
+// row r (r = 1, 2) for i < sections[r], everything else from row 0.
+std::vector<int> FrequencyRows(const RopeMode &mode) {
+    const int64_t half = mode.rotaryDim / 2;
+    std::vector<int> rows(half, 0);
+    if (!IsMrope(mode)) {
+        return rows;
+    }
+    if (mode.cacheMode == 0) {
+        std::vector<int> runs;
+        for (size_t k = 0; k < mode.sections.size(); k++) {
+            runs.insert(runs.end(), mode.sections[k], static_cast<int>(k));
+        }
+        runs.resize(half, -1);
+        return runs;
+    }
+    for (int r = 1; r <= 2; r++) {
+        for (int64_t i = 0; i < mode.sections[r] && 3 * i + r < half; i++) {
+            rows[3 * i + r] = r;
+        }
+    }
+    return rows;
+}
+
+enum class Layout { kSeparate, kFused, kFusedInPlace, kInPlace };
+const Layout kLayouts[] = {Layout::kSeparate, Layout::kFused, Layout::kFusedInPlace,
+                           Layout::kInPlace};
+
+const char *LayoutName(Layout layout) {
+    switch (layout) {
+    case Layout::kSeparate:
+        return "separate";
+    case Layout::kFused:
+        return "fused-qkv";
+    case Layout::kFusedInPlace:
+        return "fused-qkv/in-place";
+    default:
+        return "in-place";
+    }
+}
+
+// One device allocation with the host images before and after the run.
+class Block {
+  public:
+    explicit Block(std::vector<unsigned char> bytes) : before_(std::move(bytes)) {
+        after_.resize(before_.size());
+        ok_ = before_.empty() || // an unused allocation
+              (aclrtMalloc(&device_, before_.size(), ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS &&
+               aclrtMemcpy(device_, before_.size(), before_.data(), before_.size(),
+                           ACL_MEMCPY_HOST_TO_DEVICE) == ACL_SUCCESS);
+    }
+    ~Block() {
+        if (device_ != nullptr) {
+            aclrtFree(device_);
+        }
+    }
+    Block(const Block &) = delete;
+    Block &operator=(const Block &) = delete;
+
+    bool Ok() const { return ok_; }
+    bool Download() {
+        return before_.empty() || aclrtMemcpy(after_.data(), after_.size(), device_, before_.size(),
+                                              ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS;
+    }
+    void *Device() const { return device_; }
+    size_t Size() const { return before_.size(); }
+    const std::vector<unsigned char> &Before() const { return before_; }
+    const std::vector<unsigned char> &After() const { return after_; }
+
+  private:
+    std::vector<unsigned char> before_, after_;
+    void *device_ = nullptr;
+    bool ok_ = false;
+};
+
+template <typename T> std::vector<unsigned char> Bytes(const std::vector<T> &values) {
+    std::vector<unsigned char> bytes(values.size() * sizeof(T));
+    if (!bytes.empty()) {
+        std::memcpy(bytes.data(), values.data(), bytes.size());
+    }
+    return bytes;
+}
+
+// A [kTokens, cols] view starting `first` elements into a block, rows `rowStride` apart.
+// The aclTensor points at the first element (offset 0) and its storage runs to the end
+// of the block.
+template <typename X> struct RopeView {
+    Block *block;
+    int64_t first, rowStride, cols;
+
+    int64_t Element(int64_t token, int64_t column) const {
+        return first + token * rowStride + column;
+    }
+    X At(const std::vector<unsigned char> &image, int64_t token, int64_t column) const {
+        X value;
+        std::memcpy(&value, &image[Element(token, column) * sizeof(X)], sizeof(X));
+        return value;
+    }
+    aclTensor *Create() const {
+        const int64_t shape[2] = {kTokens, cols}, strides[2] = {rowStride, 1};
+        const int64_t storage[1] = {static_cast<int64_t>(block->Size() / sizeof(X)) - first};
+        void *data = static_cast<char *>(block->Device()) + first * sizeof(X);
+        return aclCreateTensor(shape, 2, X::kId, strides, 0, aclFormat::ACL_FORMAT_ND, storage, 1,
+                               data);
+    }
+};
+
+struct Stages {
+    aclnnStatus phase1 = -1, phase2 = -1;
+    aclError sync = -1;
+    std::string message;
+};
+
+Stages LaunchRope(bool v2, aclTensor *positions, aclTensor *query, aclTensor *key, aclTensor *cache,
+                  aclIntArray *sections, int64_t headSize, bool neox, int64_t cacheMode,
+                  aclTensor *queryOut, aclTensor *keyOut, aclrtStream stream) {
+    Stages stages;
+    uint64_t workspaceSize = 0;
+    aclOpExecutor *executor = nullptr;
+    stages.phase1 =
+        v2 ? aclnnRopeWithSinCosCacheV2GetWorkspaceSize(positions, query, key, cache, sections,
+                                                        headSize, neox, cacheMode, queryOut, keyOut,
+                                                        &workspaceSize, &executor)
+           : aclnnRopeWithSinCosCacheGetWorkspaceSize(positions, query, key, cache, sections,
+                                                      headSize, neox, queryOut, keyOut,
+                                                      &workspaceSize, &executor);
+    if (stages.phase1 != ACLNN_SUCCESS) {
+        stages.message = aclGetRecentErrMsg();
+        return stages;
+    }
+    void *workspaceAddr = nullptr;
+    if (workspaceSize > 0 &&
+        aclrtMalloc(&workspaceAddr, workspaceSize, ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) {
+        return stages;
+    }
+    stages.phase2 = v2 ? aclnnRopeWithSinCosCacheV2(workspaceAddr, workspaceSize, executor, stream)
+                       : aclnnRopeWithSinCosCache(workspaceAddr, workspaceSize, executor, stream);
+    if (stages.phase2 == ACLNN_SUCCESS) {
+        stages.sync = aclrtSynchronizeStream(stream);
+    }
+    stages.message = aclGetRecentErrMsg();
+    if (workspaceAddr != nullptr) {
+        aclrtFree(workspaceAddr);
+    }
+    return stages;
+}
+
+// Checks one rotated view pair and writes into `expected` (an image of out.block)
+// what every element of the output view must hold. Returns the number of bad elements.
+template <typename X>
+int64_t CheckRotation(const RopeMode &mode, bool neox, const RopeView<X> &in,
+                      const RopeView<X> &out, const std::vector<X> &cache,
+                      const std::vector<int64_t> &positions, std::vector<unsigned char> *expected) {
+    const int64_t hs = mode.headSize, rot = mode.rotaryDim, half = rot / 2;
+    const std::vector<int> rows = FrequencyRows(mode);
+    int64_t bad = 0;
+    for (int64_t t = 0; t < kTokens; t++) {
+        for (int64_t head = 0; head < in.cols / hs; head++) {
+            const int64_t base = head * hs;
+            for (int64_t j = rot; j < hs; j++) {
+                std::memcpy(&(*expected)[out.Element(t, base + j) * sizeof(X)],
+                            &in.block->Before()[in.Element(t, base + j) * sizeof(X)], sizeof(X));
+            }
+            for (int64_t f = 0; f < half; f++) {
+                const int64_t p = positions[rows[f] * kTokens + t];
+                const double c = X::ToDouble(cache[p * rot + f]);
+                const double s = X::ToDouble(cache[p * rot + half + f]);
+                const int64_t first = base + (neox ? f : 2 * f);
+                const int64_t second = base + (neox ? f + half : 2 * f + 1);
+                const double a = X::ToDouble(in.At(in.block->Before(), t, first));
+                const double b = X::ToDouble(in.At(in.block->Before(), t, second));
+                const double u0 = X::ToDouble(out.At(out.block->After(), t, first));
+                const double u1 = X::ToDouble(out.At(out.block->After(), t, second));
+                // [u0, u1] = [[c, -s], [s, c]] [a, b]
+                if (!Close<X>(u0, c * a, -s * b) || !Close<X>(u1, s * a, c * b)) {
+                    if (bad < 3) {
+                        std::printf("    token %lld column %lld/%lld: got (%.8g, %.8g), want "
+                                    "(%.8g, %.8g)\n",
+                                    static_cast<long long>(t), static_cast<long long>(first),
+                                    static_cast<long long>(second), u0, u1, c * a - s * b,
+                                    s * a + c * b);
+                    }
+                    bad++;
+                }
+                for (int64_t column : {first, second}) {
+                    const size_t at = out.Element(t, column) * sizeof(X);
+                    std::memcpy(&(*expected)[at], &out.block->After()[at], sizeof(X));
+                }
+            }
+        }
+    }
+    return bad;
+}
+
+// Runs one case. With hasBadPosition, position row 0 of the last token is
+// badPosition (out of range) and the run must fail at synchronisation, changing nothing.
+template <typename X>
+bool RunRope(bool v2, bool neox, const RopeMode &mode, Layout layout, aclrtStream stream,
+             bool hasBadPosition = false, int64_t badPosition = 0) {
+    static uint64_t seed = 1000;
+    Random rng(seed++);
+    const int64_t hs = mode.headSize, rot = mode.rotaryDim;
+    const int64_t qCols = mode.numQHeads * hs, kCols = mode.numKHeads * hs;
+    const int64_t rows = IsMrope(mode) ? static_cast<int64_t>(mode.sections.size()) : 1;
+    const bool fused = layout == Layout::kFused || layout == Layout::kFusedInPlace;
+    const bool inPlace = layout == Layout::kFusedInPlace || layout == Layout::kInPlace;
+
+    std::vector<int64_t> positions(rows * kTokens);
+    for (int64_t r = 0; r < rows; r++) {
+        for (int64_t t = 0; t < kTokens; t++) {
+            positions[r * kTokens + t] = rng.Next() % kMaxSeqLen;
+        }
+        positions[r * kTokens + (2 * r) % kTokens] = 0;
+        positions[r * kTokens + (2 * r + 1) % kTokens] = kMaxSeqLen - 1;
+    }
+    if (hasBadPosition) {
+        positions[kTokens - 1] = badPosition;
+    }
+    std::vector<X> cache(kMaxSeqLen * rot);
+    bool ok = ropekit_cos_sin_cache_build(cache.data(), static_cast<ropekit_dtype>(X::kId),
+                                          kMaxSeqLen, rot, 10000.0, nullptr) == ROPEKIT_OK;
+
+    auto randomValues = [&rng](int64_t count) {
+        std::vector<X> values(count);
+        for (auto &v : values) {
+            v = rng.Value<X>(-3, 6);
+        }
+        return values;
+    };
+    // Query and key storage: one fused [tokens, q | k | v | pad] allocation, or two.
+    const int64_t fusedStride = qCols + 2 * kCols + 8;
+    std::vector<X> qHost = randomValues(fused ? kTokens * fusedStride : kTokens * qCols);
+    std::vector<X> kHost = randomValues(fused ? 0 : kTokens * kCols);
+    if (mode.specials) {
+        for (int64_t t = 0; t < kTokens; t++) {
+            const int64_t row = t * (fused ? fusedStride : qCols);
+            qHost[row + (5 * t) % qCols] = X::Inf(t % 2 == 0);
+            qHost[row + (11 * t + 3) % qCols] = X::NaN();
+        }
+    }
+    Block qBlock(Bytes(qHost)), kBlock(Bytes(kHost));
+    Block qoBlock(std::vector<unsigned char>(inPlace ? 0 : kTokens * qCols * sizeof(X), 0x7b));
+    Block koBlock(std::vector<unsigned char>(inPlace ? 0 : kTokens * kCols * sizeof(X), 0x3c));
+    Block posBlock(Bytes(positions)), cacheBlock(Bytes(cache));
+    Block *blocks[] = {&qBlock, &kBlock, &qoBlock, &koBlock, &posBlock, &cacheBlock};
+
+    RopeView<X> q{&qBlock, 0, fused ? fusedStride : qCols, qCols};
+    RopeView<X> k = fused ? RopeView<X>{&qBlock, qCols, fusedStride, kCols}
+                          : RopeView<X>{&kBlock, 0, kCols, kCols};
+    RopeView<X> qo = inPlace ? q : RopeView<X>{&qoBlock, 0, qCols, qCols};
+    RopeView<X> ko = inPlace ? k : RopeView<X>{&koBlock, 0, kCols, kCols};
+
+    aclTensor *qT = q.Create(), *kT = k.Create();
+    aclTensor *qoT = inPlace ? qT : qo.Create(), *koT = inPlace ? kT : ko.Create();
+    std::vector<int64_t> posShape =
+        IsMrope(mode) ? std::vector<int64_t>{rows, kTokens} : std::vector<int64_t>{kTokens};
+    aclTensor *posT =
+        aclCreateTensor(posShape.data(), posShape.size(), ACL_INT64, nullptr, 0, ACL_FORMAT_ND,
+                        posShape.data(), posShape.size(), posBlock.Device());
+    const int64_t cacheShape[2] = {kMaxSeqLen, rot};
+    aclTensor *cacheT = aclCreateTensor(cacheShape, 2, X::kId, nullptr, 0, ACL_FORMAT_ND,
+                                        cacheShape, 2, cacheBlock.Device());
+    aclIntArray *sections = mode.sections.empty()
+                                ? nullptr
+                                : aclCreateIntArray(mode.sections.data(), mode.sections.size());
+    for (Block *b : blocks) {
+        ok = ok && b->Ok();
+    }
+    ok = ok && qT && kT && qoT && koT && posT && cacheT && (mode.sections.empty() || sections);
+
+    int64_t bad = 0;
+    if (!ok) {
+        std::printf("    setting up the case failed: %s\n", aclGetRecentErrMsg());
+        bad = 1;
+    } else {
+        Stages st = LaunchRope(v2, posT, qT, kT, cacheT, sections, hs, neox, mode.cacheMode, qoT,
+                               koT, stream);
+        for (Block *b : blocks) {
+            if (!b->Download()) {
+                bad++;
+            }
+        }
+        std::vector<std::vector<unsigned char>> expected;
+        for (Block *b : blocks) {
+            expected.push_back(b->Before());
+        }
+        if (hasBadPosition) {
+            if (st.phase1 != ACLNN_SUCCESS || st.phase2 != ACLNN_SUCCESS ||
+                st.sync != ACL_ERROR_RT_AICORE_EXCEPTION || st.message.empty()) {
+                std::printf("    want phase1 0, phase2 0, sync 507015 with a message; got %d, "
+                            "%d, %d, \"%s\"\n",
+                            static_cast<int>(st.phase1), static_cast<int>(st.phase2),
+                            static_cast<int>(st.sync), st.message.c_str());
+                bad++;
+            }
+        } else if (st.phase1 != ACLNN_SUCCESS || st.phase2 != ACLNN_SUCCESS ||
+                   st.sync != ACL_SUCCESS) {
+            std::printf("    phase1 %d, phase2 %d, sync %d: %s\n", static_cast<int>(st.phase1),
+                        static_cast<int>(st.phase2), static_cast<int>(st.sync), st.message.c_str());
+            bad++;
+        } else {
+            auto indexOf = [&blocks](const Block *block) {
+                size_t i = 0;
+                while (blocks[i] != block) {
+                    i++;
+                }
+                return i;
+            };
+            bad += CheckRotation(mode, neox, q, qo, cache, positions, &expected[indexOf(qo.block)]);
+            bad += CheckRotation(mode, neox, k, ko, cache, positions, &expected[indexOf(ko.block)]);
+        }
+        for (size_t i = 0; i < expected.size(); i++) {
+            if (expected[i] != blocks[i]->After()) {
+                std::printf("    allocation %zu: bytes outside the rotated elements differ\n", i);
+                bad++;
+            }
+        }
+    }
+    if (!inPlace) {
+        aclDestroyTensor(qoT);
+        aclDestroyTensor(koT);
+    }
+    aclDestroyTensor(qT);
+    aclDestroyTensor(kT);
+    aclDestroyTensor(posT);
+    aclDestroyTensor(cacheT);
+    if (sections != nullptr) {
+        aclDestroyIntArray(sections);
+    }
+    std::printf("%s %s %s %s %-30s %s%s\n", bad == 0 ? "ok  " : "FAIL", v2 ? "V2" : "V1", X::Name(),
+                neox ? "neox" : "gptj", mode.name.c_str(), LayoutName(layout),
+                hasBadPosition ? " (position out of range)" : "");
+    return bad == 0;
+}
+
+template <typename X>
+void RunRopeAll(const std::vector<RopeMode> &modes, int *failed, int *total, aclrtStream stream) {
+    for (int v2 = 0; v2 < 2; v2++) {
+        for (bool neox : {true, false}) {
+            for (const auto &mode : modes) {
+                if (!v2 && mode.cacheMode != 0) {
+                    continue;
+                }
+                for (Layout layout : kLayouts) {
+                    ++*total;
+                    if (!RunRope<X>(v2 != 0, neox, mode, layout, stream)) {
+                        ++*failed;
+                    }
+                }
+            }
+        }
+    }
+}
+
+void RopeRunAllDtypes(const std::vector<RopeMode> &modes, int *failed, int *total,
+                      aclrtStream stream) {
+    RunRopeAll<F32Bits>(modes, failed, total, stream);
+    RunRopeAll<F16Bits>(modes, failed, total, stream);
+    RunRopeAll<BF16Bits>(modes, failed, total, stream);
+}
+
 } // namespace
 
 int main() {
@@ -317,9 +714,38 @@ int main() {
     RunAll<F32Bits, F16Bits>(Op::kGrad, cases, &failed, &total, stream);
     RunAll<F32Bits, BF16Bits>(Op::kGrad, cases, &failed, &total, stream);
     RunAll<F32Bits, F32Bits>(Op::kGrad, cases, &failed, &total, stream);
+    const std::vector<RopeMode> modes = {
+        {"rope GQA 8/2 heads", {}, 0, 128, 128, 8, 2, false},
+        {"rope R64<hs128", {}, 0, 128, 64, 2, 1, false},
+        {"rope inf/NaN in query", {}, 0, 64, 64, 2, 2, true},
+        {"mrope [16,24,24]", {16, 24, 24}, 0, 128, 128, 2, 1, false},
+        {"mrope [8,12,12] R64<hs96", {8, 12, 12}, 0, 96, 64, 3, 1, false},
+        {"mrope [24,20,20] R128<hs192", {24, 20, 20}, 0, 192, 128, 1, 2, false},
+        {"mrope [11,11,10]", {11, 11, 10}, 0, 64, 64, 4, 2, false},
+        {"mrope [16,16,16,16]", {16, 16, 16, 16}, 0, 128, 128, 2, 1, false},
+        {"imrope [16,24,24]", {16, 24, 24}, 1, 128, 128, 2, 1, false},
+        {"imrope [8,12,12]", {8, 12, 12}, 1, 64, 64, 3, 1, false},
+        {"imrope [24,20,20] R128<hs256", {24, 20, 20}, 1, 256, 128, 2, 2, false},
+        {"imrope [11,11,10] R64<hs96", {11, 11, 10}, 1, 96, 64, 1, 3, false},
+    };
+    int ropeFailed = 0, ropeTotal = 0;
+    RopeRunAllDtypes(modes, &ropeFailed, &ropeTotal, stream);
+    // Out-of-range positions: maxSeqLen, -1 and far beyond, then a clean run.
+    const bool faults[] = {
+        RunRope<F32Bits>(false, true, modes[0], Layout::kInPlace, stream, true, kMaxSeqLen),
+        RunRope<BF16Bits>(false, false, modes[3], Layout::kSeparate, stream, true, -1),
+        RunRope<F16Bits>(true, true, modes[8], Layout::kFusedInPlace, stream, true, 1 << 30),
+        RunRope<F32Bits>(true, false, modes[1], Layout::kFused, stream, true, kMaxSeqLen),
+        RunRope<BF16Bits>(true, true, modes[10], Layout::kFused, stream),
+    };
+    for (bool passed : faults) {
+        ++ropeTotal;
+        ropeFailed += passed ? 0 : 1;
+    }
     aclrtDestroyStream(stream);
     aclrtResetDevice(0);
     aclFinalize();
-    std::printf("C++ client: %d of %d cases failed\n", failed, total);
-    return failed == 0 ? 0 : 1;
+    std::printf("C++ client: %d of %d partial-rotary cases and %d of %d rope cases failed\n",
+                failed, total, ropeFailed, ropeTotal);
+    return failed == 0 && ropeFailed == 0 ? 0 : 1;
 }
