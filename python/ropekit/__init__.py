@@ -1,7 +1,12 @@
 """ropekit for Python: numpy bindings of libropekit's rotary position embedding ops.
 
-- partial_rotary: the native face (every mode, dtype pair, rank, broadcast, strides).
+- partial_rotary: the native face of InplacePartialRotaryMul (every mode, dtype pair,
+  rank, broadcast, strides).
 - inplace_partial_rotary_mul / inplace_partial_rotary_mul_backward: CANN's Python API.
+- rope / RopePlan: RopeWithSinCosCache on the native face (rope and mrope, NeoX and
+  GPT-J, any sections and strides, query-only or key-only).
+- cos_sin_cache, rotary_coeffs, inv_freq, RopeScaling: cos/sin tables with the rope
+  scaling variants (linear, dynamic NTK, YaRN, Llama-3).
 - bf16_from_f32 / bf16_to_f32: bfloat16 as uint16 bits.
 - ropekit.aclnn (import explicitly): the CANN C API face, for tests.
 
@@ -12,10 +17,14 @@ from .bf16 import bf16_from_f32, bf16_to_f32
 from .cann import inplace_partial_rotary_mul, inplace_partial_rotary_mul_backward
 from .native import (active_isa, detected_isa, get_num_threads, last_error, partial_rotary,
                      set_max_isa, set_num_threads, status_name, version)
+from .rope import RopePlan, rope, rope_plan
+from .tables import (RopeScaling, cos_sin_cache, inv_freq, rope_scaling_defaults,
+                     rotary_coeffs)
 
 __all__ = [
     "RopekitError", "library_path", "bf16_from_f32", "bf16_to_f32", "partial_rotary",
     "inplace_partial_rotary_mul", "inplace_partial_rotary_mul_backward", "set_num_threads",
     "get_num_threads", "last_error", "status_name", "version", "active_isa", "detected_isa",
-    "set_max_isa",
+    "set_max_isa", "rope", "rope_plan", "RopePlan", "cos_sin_cache", "rotary_coeffs",
+    "inv_freq", "RopeScaling", "rope_scaling_defaults",
 ]

@@ -46,8 +46,9 @@ def load():
 
 
 def bind(name, restype, argtypes):
-    """Returns library function `name` with its ctypes prototype set."""
-    fn = getattr(load(), name)
+    """Returns library function `name` with its ctypes prototype set. Each call makes
+    its own function object, so prototypes set elsewhere never interfere."""
+    fn = load()[name]
     fn.restype = restype
     fn.argtypes = argtypes
     return fn

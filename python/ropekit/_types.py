@@ -3,6 +3,7 @@ import numpy as np
 
 # ropekit_dtype values (equal to CANN's aclDataType numbers).
 F32, F16, BF16 = 0, 1, 27
+I64 = 9  # positions of the rope operator
 
 _DTYPE_NAMES = {
     "f32": F32, "float32": F32, "float": F32, "fp32": F32,
@@ -14,6 +15,8 @@ STORAGE = {F32: np.dtype(np.float32), F16: np.dtype(np.float16), BF16: np.dtype(
 NAMES = {F32: "f32", F16: "f16", BF16: "bf16"}
 
 MODES = {"half": 0, "interleave": 1, "quarter": 2, "interleave-half": 3}
+# ropekit_rope_style: NeoX (rotate-half) and GPT-J (interleaved) pairing.
+STYLES = {"neox": 0, "gptj": 1, "gpt-j": 1}
 
 
 def dtype_id(arr, dtype, what):
@@ -61,3 +64,33 @@ def mode_id(mode):
     if isinstance(mode, (int, np.integer)) and not isinstance(mode, bool):
         return int(mode)
     raise TypeError(f"rotary mode {mode!r}: must be a string or an int")
+
+
+def float_dtype_id(dtype, what):
+    """Resolves a dtype given by name ("f32", "bf16", ...), id or numpy float type to a
+    ropekit_dtype id of a float type (used where no array exists yet)."""
+    if isinstance(dtype, str):
+        key = dtype.lower()
+        if key not in _DTYPE_NAMES:
+            raise ValueError(f"{what}: unknown dtype name {dtype!r}")
+        return _DTYPE_NAMES[key]
+    if isinstance(dtype, (int, np.integer)) and not isinstance(dtype, bool):
+        return int(dtype)  # the library validates ids
+    np_dt = np.dtype(dtype)
+    ident = {np.dtype(np.float32): F32, np.dtype(np.float16): F16}.get(np_dt)
+    if ident is None:
+        raise ValueError(f"{what}: numpy dtype {np_dt} has no ropekit element type")
+    return ident
+
+
+def style_id(style):
+    """Maps a rope style ("neox" or "gptj"; also "gpt-j") to its ropekit_rope_style id;
+    integers pass through unchanged (the library validates them)."""
+    if isinstance(style, str):
+        key = style.lower()
+        if key not in STYLES:
+            raise ValueError(f"rope style {style!r}: must be 'neox' or 'gptj' (or 0/1)")
+        return STYLES[key]
+    if isinstance(style, (int, np.integer)) and not isinstance(style, bool):
+        return int(style)
+    raise TypeError(f"rope style {style!r}: must be a string or an int")

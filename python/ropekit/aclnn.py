@@ -1,4 +1,5 @@
-"""A thin ctypes path to ropekit's aclnn face (CANN's C API), for tests.
+"""A thin ctypes path to ropekit's aclnn face (CANN's C API), for tests: the partial
+rotary multiply (and its gradient) and RopeWithSinCosCache (V1 and V2).
 
 Tensors are aclTensors over numpy buffers; the operators run through both phases
 (GetWorkspaceSize, then the launch on the default stream) followed by
@@ -30,6 +31,16 @@ _sync = bind("aclrtSynchronizeStream", ctypes.c_int, [ctypes.c_void_p])
 _PHASE1 = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p,
            ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_void_p)]
 _PHASE2 = [ctypes.c_void_p, ctypes.c_uint64, ctypes.c_void_p, ctypes.c_void_p]
+_ROPE1 = [ctypes.c_void_p] * 5 + [ctypes.c_int64, ctypes.c_bool]
+_ROPE2 = [ctypes.c_void_p] * 2 + [ctypes.POINTER(ctypes.c_uint64),
+                                  ctypes.POINTER(ctypes.c_void_p)]
+_ROPE_OPS = {
+    1: (bind("aclnnRopeWithSinCosCacheGetWorkspaceSize", ctypes.c_int32, _ROPE1 + _ROPE2),
+        bind("aclnnRopeWithSinCosCache", ctypes.c_int32, _PHASE2)),
+    2: (bind("aclnnRopeWithSinCosCacheV2GetWorkspaceSize", ctypes.c_int32,
+             _ROPE1 + [ctypes.c_int64] + _ROPE2),
+        bind("aclnnRopeWithSinCosCacheV2", ctypes.c_int32, _PHASE2)),
+}
 _OPS = {
     "forward": (bind("aclnnInplacePartialRotaryMulGetWorkspaceSize", ctypes.c_int32, _PHASE1),
                 bind("aclnnInplacePartialRotaryMul", ctypes.c_int32, _PHASE2)),
@@ -80,6 +91,17 @@ class AclTensor:
         self.destroy()
 
 
+def _dtype_of(arr, dtype):
+    """aclDataType of a numpy array: int64 arrays (positions) are ACL_INT64 unless
+    another type is named; floats as in partial_rotary."""
+    if arr.dtype == np.int64 and dtype in (None, "i64", "int64", _types.I64):
+        return _types.I64
+    if (isinstance(dtype, (int, np.integer)) and not isinstance(dtype, bool)
+            and int(dtype) not in _types.STORAGE):
+        return int(dtype)  # any other aclDataType number, for validation tests
+    return _types.dtype_id(arr, dtype, "tensor")
+
+
 def create_tensor_raw(buffer, view_shape, dtype, strides, offset, storage_shape):
     """aclCreateTensor(view_shape, dtype, strides (elements; None = contiguous),
     offset (elements), ND, storage_shape, data of numpy `buffer`). Returns an AclTensor,
@@ -87,7 +109,7 @@ def create_tensor_raw(buffer, view_shape, dtype, strides, offset, storage_shape)
     dims, ndim = _i64(view_shape)
     st = None if strides is None else _i64(strides)[0]
     sdims, sn = _i64(storage_shape)
-    ident = dtype if isinstance(dtype, int) else _types.dtype_id(buffer, dtype, "tensor")
+    ident = dtype if isinstance(dtype, int) else _dtype_of(buffer, dtype)
     handle = _create_tensor(dims, ndim, ident, st, int(offset), ACL_FORMAT_ND, sdims, sn,
                             buffer.ctypes.data)
     return AclTensor(handle, buffer) if handle else None
@@ -98,7 +120,7 @@ def create_tensor(arr, dtype=None):
     view touches, offset = the distance of arr's first element from it, strides in
     elements, storage = the 1-D span of elements the view covers. dtype as in
     partial_rotary (None infers float32/float16; "bf16" for uint16 bits)."""
-    ident = _types.dtype_id(arr, dtype, "tensor")
+    ident = _dtype_of(arr, dtype)
     strides = element_strides(arr, "tensor")
     lo = sum((n - 1) * s for n, s in zip(arr.shape, strides) if s < 0 and n > 0)
     hi = sum((n - 1) * s for n, s in zip(arr.shape, strides) if s > 0 and n > 0)
@@ -175,3 +197,73 @@ def inplace_partial_rotary_mul_grad(dy, cos, sin, rotary_mode=1, partial_slice=N
     """aclnnInplacePartialRotaryMulGrad on numpy views (dy becomes dx in place).
     Returns a Result of the status codes."""
     return _run("grad", dy, cos, sin, rotary_mode, partial_slice, x_dtype, cs_dtype)
+
+
+# ---- RopeWithSinCosCache (V1 and V2) --------------------------------------------------
+
+def run_rope_tensors(version, positions, query_in, key_in, cos_sin_cache, mrope_section,
+                     head_size, is_neox_style, cache_mode, query_out, key_out, *,
+                     workspace_size_ptr=True, executor_ptr=True):
+    """Runs aclnnRopeWithSinCosCache (version 1; cache_mode is ignored) or
+    aclnnRopeWithSinCosCacheV2 (version 2) on AclTensor objects (None for a NULL tensor).
+    mrope_section: None passes a NULL aclIntArray, a sequence creates one. Returns a
+    Result of the status codes (phase 1, launch, aclrtSynchronizeStream)."""
+    get_ws, launch = _ROPE_OPS[version]
+    arr = None if mrope_section is None else int_array(mrope_section)
+    ws = ctypes.c_uint64(12345)
+    ex = ctypes.c_void_p(None)
+    handles = [t.handle if t else None for t in (positions, query_in, key_in, cos_sin_cache)]
+    outs = [t.handle if t else None for t in (query_out, key_out)]
+    mode = [] if version == 1 else [int(cache_mode)]
+    try:
+        status = get_ws(*handles, arr, int(head_size), bool(is_neox_style), *mode, *outs,
+                        ctypes.byref(ws) if workspace_size_ptr else None,
+                        ctypes.byref(ex) if executor_ptr else None)
+    finally:
+        destroy_int_array(arr)
+    if status != 0:
+        return Result(status, None, None, recent_error())
+    workspace = np.empty(max(int(ws.value), 1), dtype=np.uint8)
+    status = launch(workspace.ctypes.data if ws.value else None, ws.value, ex, None)
+    if status != 0:
+        return Result(0, status, None, recent_error())
+    status = _sync(None)
+    return Result(0, 0, status, recent_error() if status else "")
+
+
+def _rope(version, positions, query_in, key_in, cos_sin_cache, mrope_section, head_size,
+          is_neox_style, cache_mode, query_out, key_out, x_dtype, cache_dtype):
+    query_out = query_in if query_out is None else query_out
+    key_out = key_in if key_out is None else key_out
+    if cache_dtype is None and np.asarray(cos_sin_cache).dtype == np.uint16:
+        cache_dtype = x_dtype
+    tensors = [create_tensor(np.asarray(positions)), create_tensor(query_in, x_dtype),
+               create_tensor(key_in, x_dtype),
+               create_tensor(np.asarray(cos_sin_cache), cache_dtype),
+               create_tensor(query_out, x_dtype), create_tensor(key_out, x_dtype)]
+    try:
+        return run_rope_tensors(version, *tensors[:4], mrope_section, head_size,
+                                is_neox_style, cache_mode, *tensors[4:])
+    finally:
+        for t in tensors:
+            t.destroy()
+
+
+def rope_with_sin_cos_cache(positions, query_in, key_in, cos_sin_cache, mrope_section,
+                            head_size, is_neox_style, query_out=None, key_out=None, *,
+                            x_dtype=None, cache_dtype=None):
+    """aclnnRopeWithSinCosCache on numpy views (positions int64; query/key/cache of one
+    dtype, "bf16" for uint16 bits). query_out/key_out None write in place (the output
+    tensor describes the input view). mrope_section None passes NULL. Returns a Result
+    of the status codes; a position out of range shows as sync == 507015."""
+    return _rope(1, positions, query_in, key_in, cos_sin_cache, mrope_section, head_size,
+                 is_neox_style, 0, query_out, key_out, x_dtype, cache_dtype)
+
+
+def rope_with_sin_cos_cache_v2(positions, query_in, key_in, cos_sin_cache, mrope_section,
+                               head_size, is_neox_style, cache_mode, query_out=None,
+                               key_out=None, *, x_dtype=None, cache_dtype=None):
+    """aclnnRopeWithSinCosCacheV2 (V1 plus cacheMode: 0 sectioned, 1 interleaved mrope);
+    see rope_with_sin_cos_cache. Returns a Result of the status codes."""
+    return _rope(2, positions, query_in, key_in, cos_sin_cache, mrope_section, head_size,
+                 is_neox_style, cache_mode, query_out, key_out, x_dtype, cache_dtype)

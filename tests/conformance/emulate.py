@@ -23,13 +23,14 @@ OVERFLOW_AT = {F32: 2.0 ** 128 * (1 - 2.0 ** -25), F16: 65520.0,
 
 def to_bf16_bits(f32):
     """Own RNE float32 -> bfloat16 on the bits (NaN -> a quiet NaN)."""
-    u = np.asarray(f32, dtype=np.float32).view(np.uint32).astype(np.int64)
-    lower = u & 0xFFFF
-    upper = u >> 16
-    round_up = (lower > 0x8000) | ((lower == 0x8000) & ((upper & 1) == 1))
-    out = upper + round_up.astype(np.int64)
-    nan = (u & 0x7FFFFFFF) > 0x7F800000
-    out = np.where(nan, (upper | 0x40), out)
+    a = np.asarray(f32, dtype=np.float32)
+    u = np.ascontiguousarray(a).view(np.uint32).reshape(a.shape)
+    lower = u & np.uint32(0xFFFF)
+    upper = u >> np.uint32(16)
+    round_up = (lower > 0x8000) | ((lower == 0x8000) & ((upper & np.uint32(1)) == 1))
+    out = upper + round_up  # only a NaN's upper half can be 0xFFFF; NaNs are replaced
+    nan = (u & np.uint32(0x7FFFFFFF)) > np.uint32(0x7F800000)
+    out = np.where(nan, upper | np.uint32(0x40), out)
     return out.astype(np.uint16)
 
 

@@ -1,0 +1,439 @@
+"""The cos/sin table builders (ropekit_cos_sin_cache_build, ropekit_rotary_coeffs_build,
+ropekit_rope_inv_freq) against float64 references of each rope scaling variant's
+published formula, written here independently with numpy float64:
+
+  base      inv_freq[i] = base^(-2i/R), i in [0, R/2); angle = p * inv_freq[i]
+  linear    angle = (p / factor) * inv_freq[i]                 (position interpolation)
+  dynamic   for max_positions > original: base' = base * (factor * max_positions /
+            original - (factor - 1)) ** (R / (R - 2)); inv_freq from base'   (NTK)
+  yarn      correction_dim(n) = R ln(original / (2 pi n)) / (2 ln base);
+            low = max(floor(cd(beta_fast)), 0), high = min(ceil(cd(beta_slow)), R - 1)
+            (high += 0.001 when equal); ramp(i) = clip((i - low) / (high - low), 0, 1);
+            mask = (1 - ramp) * extrapolation_factor;
+            inv_freq = inv_freq / factor * (1 - mask) + inv_freq * mask;
+            cos and sin scaled by (0.1 ln(factor) + 1 if factor > 1 else 1) * attn_factor
+  llama3    wavelen = 2 pi / inv_freq; below original / high_freq_factor unchanged; above
+            original / low_freq_factor divided by factor; between, smooth = (original /
+            wavelen - low) / (high - low) and inv_freq = (1 - smooth) inv_freq / factor
+            + smooth inv_freq
+
+Each stored value must be the float64 value rounded once (RNE) to the table's dtype.
+Rounding is done here on a grid (independent of numpy's and the library's casts).
+
+Why a tolerance at all: the library and this test evaluate the same real numbers with
+different float64 operations (1 / pow(base, x) against base ** -x, the scaling formulas
+in another order, and two different libm cos/sin implementations). Their float64 results
+can differ by a few units in the last place, magnified by the angle (|angle| up to
+max_positions). Where the exact value lies that close to a rounding boundary of the
+output type, the two float64 values may round to neighbouring outputs. So an entry
+matches when the library's value is the once-rounded value of some number within
+delta = mscale * (|angle| * 2^-46 + 2^-50) of the reference (about 64 float64 ulps of
+the angle and of the result); everywhere else the match is exact. The number of entries
+that needed the window is also bounded, so a systematic error cannot hide in it.
+"""
+import ctypes
+import math
+
+import numpy as np
+import pytest
+
+import ropekit
+from ropekit._lib import bind
+
+F32, F16, BF16 = "f32", "f16", "bf16"
+DTYPES = (F32, F16, BF16)
+# (mantissa bits, minimum normal exponent, maximum exponent) of each format
+FORMATS = {F32: (23, -126, 127), F16: (10, -14, 15), BF16: (7, -126, 127)}
+INVALID, NULL_POINTER = 2, 1
+
+
+# ---- independent rounding ----------------------------------------------------------
+
+def round_once(v, dtype):
+    """RNE of float64 values to `dtype`, returned as float64 (inf on overflow)."""
+    mant, emin, emax = FORMATS[dtype]
+    v = np.asarray(v, np.float64)
+    _, e = np.frexp(v)                     # |v| in [2^(e-1), 2^e)
+    lead = np.maximum(e - 1, emin)         # subnormals share the spacing of 2^emin
+    ulp = np.ldexp(1.0, lead - mant)
+    with np.errstate(over="ignore", invalid="ignore"):
+        r = np.rint(v / ulp) * ulp         # exact scaling by a power of two; rint is RNE
+        biggest = (2.0 - 2.0 ** -mant) * 2.0 ** emax
+        r = np.where(np.abs(r) > biggest, np.copysign(np.inf, v), r)
+    return r
+
+
+def bits_of(rounded, dtype):
+    """Bit patterns of values that are exactly representable in `dtype`."""
+    if dtype == F32:
+        return rounded.astype(np.float32).view(np.uint32)
+    if dtype == F16:
+        return rounded.astype(np.float16).view(np.uint16)
+    return (rounded.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
+
+
+def widen_bits(b, dtype):
+    """float64 values of bit patterns of `dtype` (exact)."""
+    if dtype == F32:
+        return b.view(np.float32).astype(np.float64)
+    if dtype == F16:
+        return b.view(np.float16).astype(np.float64)
+    return (b.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+
+
+def lib_bits(arr, dtype):
+    return np.ascontiguousarray(arr).view(np.uint32 if dtype == F32 else np.uint16)
+
+
+# ---- independent references of the published formulas ------------------------------
+
+def ref_inv_freq(R, base, max_positions, sc):
+    """float64 inverse frequencies after scaling (sc: dict or None)."""
+    kind = sc["type"] if sc else "none"
+    i = np.arange(R // 2, dtype=np.float64)
+    if kind == "dynamic" and max_positions > sc["original_max_position"]:
+        f, orig = sc["factor"], sc["original_max_position"]
+        base = base * ((f * max_positions / orig) - (f - 1)) ** (R / (R - 2))
+    inv = base ** (-2.0 * i / R)
+    if kind == "yarn":
+        f, orig = sc["factor"], sc["original_max_position"]
+
+        def correction_dim(n):
+            return R * math.log(orig / (n * 2 * math.pi)) / (2 * math.log(base))
+
+        low = max(math.floor(correction_dim(sc["beta_fast"])), 0)
+        high = min(math.ceil(correction_dim(sc["beta_slow"])), R - 1)
+        if low == high:
+            high += 0.001
+        ramp = np.clip((i - low) / (high - low), 0.0, 1.0)
+        mask = (1.0 - ramp) * sc["extrapolation_factor"]
+        inv = (inv / f) * (1.0 - mask) + inv * mask
+    elif kind == "llama3":
+        f, orig = sc["factor"], sc["original_max_position"]
+        lo, hi = sc["low_freq_factor"], sc["high_freq_factor"]
+        wavelen = 2 * math.pi / inv
+        low_wavelen, high_wavelen = orig / lo, orig / hi
+        smooth = (orig / wavelen - lo) / (hi - lo)
+        mid = (1 - smooth) * inv / f + smooth * inv
+        inv = np.where(wavelen < high_wavelen, inv,
+                       np.where(wavelen > low_wavelen, inv / f, mid))
+    return inv
+
+
+def ref_mscale(sc):
+    if not sc or sc["type"] != "yarn":
+        return 1.0
+    f = sc["factor"]
+    return (0.1 * math.log(f) + 1.0 if f > 1 else 1.0) * sc["attn_factor"]
+
+
+def ref_angles(num_positions, R, base, sc, max_positions=None):
+    """[P, R/2] float64 angles of positions 0..P-1."""
+    inv = ref_inv_freq(R, base, num_positions if max_positions is None else max_positions,
+                       sc)
+    p = np.arange(num_positions, dtype=np.float64)
+    if sc and sc["type"] == "linear":
+        p = p / sc["factor"]
+    return p[:, None] * inv[None, :]
+
+
+def check_rounded(got, exact, window, dtype, what):
+    """got (library storage array) == RNE(exact) everywhere, except entries whose exact
+    value lies within `window` of a rounding boundary, which may take the rounding of
+    any value in [exact - window, exact + window]. Returns the number of entries that
+    needed the window."""
+    got_bits = lib_bits(got, dtype)
+    want = bits_of(round_once(exact, dtype), dtype)
+    differ = got_bits != want
+    if not differ.any():
+        return 0
+    # rounding is monotonic: the roundings of [exact - window, exact + window] are the
+    # representable values between the roundings of its two ends
+    lo = round_once(exact - window, dtype)
+    hi = round_once(exact + window, dtype)
+    got_val = widen_bits(got_bits, dtype)
+    bad = differ & ~((got_val >= lo) & (got_val <= hi))
+    if bad.any():
+        idx = [tuple(int(k) for k in w) for w in np.argwhere(bad)[:5]]
+        detail = [(i, hex(int(got_bits[i])), hex(int(want[i])), float(exact[i])) for i in idx]
+        raise AssertionError(f"{what}: {int(bad.sum())} values not the once-rounded float64 "
+                             f"value (index, got, want, exact): {detail}")
+    n = int(differ.sum())
+    assert n <= max(2, exact.size // 1000), f"{what}: {n} near-boundary differences"
+    return n
+
+
+def _window(angles, mscale):
+    return mscale * (np.abs(angles) * 2.0 ** -46 + 2.0 ** -50)
+
+
+# ---- configurations ----------------------------------------------------------------
+
+def scaling(kind, **fields):
+    """A full scaling dict: the documented defaults, then `fields`."""
+    sc = dict(type=kind, factor=1.0, original_max_position=8192, beta_fast=32.0,
+              beta_slow=1.0, extrapolation_factor=1.0, attn_factor=1.0, low_freq_factor=1.0,
+              high_freq_factor=4.0)
+    sc.update(fields)
+    return sc
+
+
+CONFIGS = {
+    # name: (base, R, max_positions, scaling or None)
+    "plain-10k-R128": (10000.0, 128, 4096, None),
+    "plain-1e6-R64": (1e6, 64, 2048, None),
+    "plain-500k-R128-16k": (500000.0, 128, 16384, None),
+    "plain-small-base-R2": (1.5, 2, 300, None),
+    "plain-R6": (10.0, 6, 1000, None),
+    "linear-4": (10000.0, 64, 4096, scaling("linear", factor=4.0)),
+    "linear-0.5": (10000.0, 32, 1024, scaling("linear", factor=0.5)),
+    "dynamic-2x": (10000.0, 128, 4096, scaling("dynamic", factor=2.0,
+                                                original_max_position=2048)),
+    "dynamic-not-longer": (10000.0, 128, 2048, scaling("dynamic", factor=2.0,
+                                                        original_max_position=2048)),
+    "dynamic-3.5-1e6": (1e6, 64, 10000, scaling("dynamic", factor=3.5,
+                                                 original_max_position=1000)),
+    "yarn-4": (10000.0, 128, 16384, scaling("yarn", factor=4.0, original_max_position=4096,
+                                            beta_fast=32.0, beta_slow=1.0)),
+    "yarn-custom": (1e6, 64, 8192, scaling("yarn", factor=8.0, original_max_position=2048,
+                                           beta_fast=16.0, beta_slow=2.0,
+                                           extrapolation_factor=0.5, attn_factor=0.8)),
+    "yarn-below-1": (10000.0, 64, 512, scaling("yarn", factor=0.5,
+                                               original_max_position=4096)),
+    "yarn-low-equals-high": (10000.0, 128, 64, scaling("yarn", factor=2.0,
+                                                       original_max_position=6)),
+    "llama3.1-8b": (500000.0, 128, 8192, scaling("llama3", factor=8.0, low_freq_factor=1.0,
+                                                 high_freq_factor=4.0,
+                                                 original_max_position=8192)),
+    "llama3-custom": (10000.0, 64, 4096, scaling("llama3", factor=4.0, low_freq_factor=2.0,
+                                                 high_freq_factor=8.0,
+                                                 original_max_position=1024)),
+}
+
+
+def test_yarn_degenerate_config_really_is_degenerate():
+    # The "yarn-low-equals-high" entry exercises the high += 0.001 branch.
+    R, base, orig = 128, 10000.0, 6
+
+    def cd(n):
+        return R * math.log(orig / (n * 2 * math.pi)) / (2 * math.log(base))
+
+    assert max(math.floor(cd(32.0)), 0) == min(math.ceil(cd(1.0)), R - 1) == 0
+
+
+def test_llama3_config_uses_all_three_bands():
+    base, R, _, sc = CONFIGS["llama3.1-8b"]
+    inv = base ** (-2.0 * np.arange(R // 2) / R)
+    wavelen = 2 * math.pi / inv
+    assert (wavelen < 8192 / 4).any() and (wavelen > 8192).any()
+    assert ((wavelen >= 8192 / 4) & (wavelen <= 8192)).any()
+
+
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_inv_freq(name):
+    base, R, M, sc = CONFIGS[name]
+    got = ropekit.inv_freq(R, base, M, sc)
+    want = ref_inv_freq(R, base, M, sc)
+    assert got.shape == want.shape == (R // 2,)
+    np.testing.assert_allclose(got, want, rtol=1e-14, atol=0)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("name", list(CONFIGS))
+def test_cos_sin_cache(name, dtype):
+    base, R, M, sc = CONFIGS[name]
+    cache = ropekit.cos_sin_cache(M, R, base, dtype, sc)
+    assert cache.shape == (M, R)
+    angles = ref_angles(M, R, base, sc)
+    m = ref_mscale(sc)
+    window = _window(angles, m)
+    h = R // 2
+    check_rounded(cache[:, :h], np.cos(angles) * m, window, dtype, f"{name} cos")
+    check_rounded(cache[:, h:], np.sin(angles) * m, window, dtype, f"{name} sin")
+
+
+def _layout(vals, mode):
+    """[P, h] per-frequency values -> [P, 2h] rows laid out for the rotary mode."""
+    h = vals.shape[1]
+    if mode == "interleave":
+        out = np.empty((vals.shape[0], 2 * h))
+        out[:, 0::2] = vals
+        out[:, 1::2] = vals
+        return out
+    if mode in ("half", "interleave-half"):
+        return np.concatenate([vals, vals], axis=1)
+    q = h // 2
+    return np.concatenate([vals[:, :q], vals[:, :q], vals[:, q:], vals[:, q:]], axis=1)
+
+
+COEFF_CONFIGS = ["plain-10k-R128", "linear-4", "dynamic-2x", "yarn-custom", "llama3-custom",
+                 "plain-R6"]
+
+
+@pytest.mark.parametrize("mode", ["half", "interleave", "quarter", "interleave-half"])
+@pytest.mark.parametrize("name", COEFF_CONFIGS)
+def test_rotary_coeffs(name, mode):
+    base, L, P, sc = CONFIGS[name]
+    if mode == "quarter" and L % 4:
+        L += 2  # quarter needs a multiple of 4
+    for dtype in DTYPES:
+        cos, sin = ropekit.rotary_coeffs(P, L, mode, base, dtype, sc)
+        assert cos.shape == sin.shape == (P, L)
+        angles = ref_angles(P, L, base, sc)
+        m = ref_mscale(sc)
+        window = _layout(_window(angles, m), mode)
+        check_rounded(cos, _layout(np.cos(angles) * m, mode), window, dtype, f"{name} cos")
+        check_rounded(sin, _layout(np.sin(angles) * m, mode), window, dtype, f"{name} sin")
+        # the same numbers as the rope cache (one computation, laid out twice)
+        cache = ropekit.cos_sin_cache(P, L, base, dtype, sc)
+        h = L // 2
+        assert _layout_bits(cache[:, :h], mode, dtype).tobytes() == lib_bits(cos, dtype) \
+            .tobytes()
+        assert _layout_bits(cache[:, h:], mode, dtype).tobytes() == lib_bits(sin, dtype) \
+            .tobytes()
+
+
+def _layout_bits(vals, mode, dtype):
+    b = lib_bits(vals, dtype)
+    return _layout(b.astype(np.float64), mode).astype(b.dtype)
+
+
+def test_trivial_scalings_equal_none():
+    # linear with factor 1, and dynamic NTK when max_positions <= original, leave the
+    # table bit-identical to the unscaled one.
+    for dtype in DTYPES:
+        plain = ropekit.cos_sin_cache(3000, 64, 10000.0, dtype)
+        same = [ropekit.cos_sin_cache(3000, 64, 10000.0, dtype, {"type": "linear"}),
+                ropekit.cos_sin_cache(3000, 64, 10000.0, dtype,
+                                      ropekit.RopeScaling("dynamic", factor=4.0,
+                                                          original_max_position=3000))]
+        for t in same:
+            assert t.tobytes() == plain.tobytes()
+
+
+def test_first_row_and_unit_magnitudes():
+    # Row 0 is cos 0 = 1 and sin 0 = 0 exactly (times mscale for YaRN).
+    for name, (base, R, M, sc) in CONFIGS.items():
+        for dtype in DTYPES:
+            t = ropekit.cos_sin_cache(min(M, 4), R, base, dtype, sc)
+            first = round_once(np.full(R // 2, ref_mscale(sc)), dtype)
+            assert lib_bits(t[0, :R // 2], dtype).tolist() == bits_of(first, dtype).tolist()
+            assert not lib_bits(t[0, R // 2:], dtype).any(), name
+
+
+# ---- the Python scaling description ----------------------------------------------------
+
+def test_scaling_defaults_and_description():
+    d = ropekit.rope_scaling_defaults("yarn")
+    assert d == ropekit.RopeScaling("yarn", 1.0, 8192, 32.0, 1.0, 1.0, 1.0, 1.0, 4.0)
+    assert ropekit.RopeScaling("llama3", factor=8.0).resolved().high_freq_factor == 4.0
+    assert ropekit.RopeScaling("dynamic_ntk").resolved().type == "dynamic"
+    a = ropekit.cos_sin_cache(64, 16, 500.0, "f32", {"rope_type": "yarn", "factor": 3.0,
+                                                    "original_max_position": 16})
+    b = ropekit.cos_sin_cache(64, 16, 500.0, "f32", ropekit.RopeScaling(
+        "yarn", factor=3.0, original_max_position=16))
+    assert a.tobytes() == b.tobytes()
+    with pytest.raises(ValueError):
+        ropekit.cos_sin_cache(8, 8, scaling={"type": "yarn", "scale": 2.0})
+    with pytest.raises(ValueError):
+        ropekit.cos_sin_cache(8, 8, scaling={"type": "ntk"})
+    with pytest.raises(TypeError):
+        ropekit.cos_sin_cache(8, 8, scaling=2.0)
+
+
+# ---- argument errors ---------------------------------------------------------------
+
+BAD_ARGS = [
+    # (max_positions, rotary_dim, base, scaling) rejected with ROPEKIT_INVALID_ARGUMENT
+    (8, 7, 10000.0, None),
+    (8, 0, 10000.0, None),
+    (8, -4, 10000.0, None),
+    (8, 8, 1.0, None),
+    (8, 8, 0.5, None),
+    (8, 8, -10000.0, None),
+    (8, 8, float("nan"), None),
+    (8, 8, float("inf"), None),
+    (-1, 8, 10000.0, None),
+    (8, 8, 10000.0, scaling("linear", factor=0.0)),
+    (8, 8, 10000.0, scaling("linear", factor=-2.0)),
+    (8, 8, 10000.0, scaling("linear", factor=float("nan"))),
+    (8, 8, 10000.0, scaling("dynamic", factor=0.0)),
+    (8, 8, 10000.0, scaling("yarn", factor=-1.0)),
+    (8, 8, 10000.0, scaling("llama3", factor=0.0)),
+    (8, 8, 10000.0, scaling("dynamic", factor=2.0, original_max_position=0)),
+    (8, 8, 10000.0, scaling("yarn", factor=2.0, original_max_position=-5)),
+    (8, 8, 10000.0, scaling("llama3", factor=2.0, original_max_position=0)),
+    (8, 2, 10000.0, scaling("dynamic", factor=2.0, original_max_position=4)),
+    (8, 8, 10000.0, scaling("yarn", factor=2.0, beta_fast=0.0)),
+    (8, 8, 10000.0, scaling("yarn", factor=2.0, beta_slow=-1.0)),
+    (8, 8, 10000.0, scaling("llama3", factor=2.0, low_freq_factor=0.0)),
+    (8, 8, 10000.0, scaling("llama3", factor=2.0, high_freq_factor=-4.0)),
+    (8, 8, 10000.0, scaling(7, factor=2.0)),
+]
+
+
+@pytest.mark.parametrize("M,R,base,sc", BAD_ARGS, ids=str)
+def test_builder_argument_errors(M, R, base, sc):
+    for build in (lambda: ropekit.cos_sin_cache(M, R, base, "f32", sc),
+                  lambda: ropekit.rotary_coeffs(M, R, "half", base, "bf16", sc)):
+        with pytest.raises(ropekit.RopekitError) as info:
+            build()
+        assert info.value.status == INVALID, info.value
+    if M >= 0:
+        with pytest.raises(ropekit.RopekitError) as info:
+            ropekit.inv_freq(R, base, M, sc)
+        assert info.value.status == INVALID
+
+
+def test_linear_ignores_original_max_position():
+    t = ropekit.cos_sin_cache(16, 8, 100.0, "f32",
+                              scaling("linear", factor=2.0, original_max_position=0))
+    u = ropekit.cos_sin_cache(16, 8, 100.0, "f32", scaling("linear", factor=2.0))
+    assert t.tobytes() == u.tobytes()
+
+
+class _Scaling(ctypes.Structure):
+    _fields_ = [("type", ctypes.c_int), ("factor", ctypes.c_double),
+                ("original_max_position", ctypes.c_int64), ("beta_fast", ctypes.c_double),
+                ("beta_slow", ctypes.c_double), ("extrapolation_factor", ctypes.c_double),
+                ("attn_factor", ctypes.c_double), ("low_freq_factor", ctypes.c_double),
+                ("high_freq_factor", ctypes.c_double)]
+
+
+_SP = ctypes.POINTER(_Scaling)
+_cache = bind("ropekit_cos_sin_cache_build", ctypes.c_int,
+              [ctypes.c_void_p, ctypes.c_int, ctypes.c_int64, ctypes.c_int64, ctypes.c_double,
+               _SP])
+_coeffs = bind("ropekit_rotary_coeffs_build", ctypes.c_int,
+               [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int64, ctypes.c_int64,
+                ctypes.c_int, ctypes.c_double, _SP])
+_inv = bind("ropekit_rope_inv_freq", ctypes.c_int,
+            [ctypes.c_void_p, ctypes.c_int64, ctypes.c_double, ctypes.c_int64, _SP])
+
+
+def test_c_api_null_buffers_and_bad_enums():
+    buf = np.full((4, 8), 7.0, np.float32)
+    other = buf.copy()
+    assert _cache(None, 0, 4, 8, 10000.0, None) == NULL_POINTER
+    assert _coeffs(None, other.ctypes.data, 0, 4, 8, 1, 10000.0, None) == NULL_POINTER
+    assert _coeffs(buf.ctypes.data, None, 0, 4, 8, 1, 10000.0, None) == NULL_POINTER
+    assert _inv(None, 8, 10000.0, 0, None) == NULL_POINTER
+    assert "NULL" in ropekit.last_error()
+    # zero rows need no buffer
+    assert _cache(None, 0, 0, 8, 10000.0, None) == 0
+    assert _coeffs(None, None, 0, 0, 8, 0, 10000.0, None) == 0
+    # dtype and mode outside the enums; quarter needs a multiple of 4
+    assert _cache(buf.ctypes.data, 9, 4, 8, 10000.0, None) == INVALID
+    assert _cache(buf.ctypes.data, 2, 4, 8, 10000.0, None) == INVALID
+    for mode in (-1, 4):
+        assert _coeffs(buf.ctypes.data, other.ctypes.data, 0, 4, 8, mode, 10000.0,
+                       None) == INVALID
+    assert _coeffs(buf.ctypes.data, other.ctypes.data, 0, 4, 6, 2, 10000.0, None) == INVALID
+    # a failed call writes nothing
+    assert (buf == 7.0).all() and (other == 7.0).all()
+    bad = _Scaling(1, -1.0, 8192, 32.0, 1.0, 1.0, 1.0, 1.0, 4.0)
+    assert _cache(buf.ctypes.data, 0, 4, 8, 10000.0, ctypes.byref(bad)) == INVALID
+    assert (buf == 7.0).all()
+    inv = np.full(4, 3.0)
+    assert _inv(inv.ctypes.data, 8, 1.0, 0, None) == INVALID
+    assert (inv == 3.0).all()
