@@ -56,33 +56,48 @@ RK_INLINE void rk512_store16(char *p, __m256i v, __mmask16 m) {
         _mm256_mask_storeu_epi16(p, m, v);
 }
 
-RK_INLINE __m256i rk512_to_bf16(__m512 v) {
-#if defined(RK512_HW_BF16)
-    /* vcvtneps2bf16 rounds to nearest even but reads subnormal inputs as zero (SPEC §1
-     * keeps them): use it unless a lane is subnormal, which is rare. NaN lanes are
-     * already canonical, which it keeps. */
-    if (_mm512_fpclass_ps_mask(v, 0x20) == 0)
-        return (__m256i)_mm512_cvtneps_pbh(v);
-#endif
+/* RNE to bf16 with integer arithmetic; exact for every input (NaN lanes must already be
+ * canonical, which this keeps). */
+RK_INLINE __m256i rk512_to_bf16_exact(__m512 v) {
     __m512i u = _mm512_castps_si512(v);
     __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
     __m512i rounded = _mm512_srli_epi32(
         _mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7fff)), lsb), 16);
-    __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
-    __m512i quiet = _mm512_or_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(0x40));
-    return _mm512_cvtepi32_epi16(_mm512_mask_mov_epi32(rounded, nan, quiet));
+    return _mm512_cvtepi32_epi16(rounded);
 }
 
-/* Stores computed values: NaN lanes become the canonical quiet NaN (as rk_store_elem). */
+#define RK512_CLASS_NAN 0x81       /* vfpclassps: QNaN | SNaN */
+#define RK512_CLASS_SUBNORMAL 0x20 /* vfpclassps: denormal */
+
+/* Stores computed values. Lanes that are NaN become the canonical quiet NaN (as
+ * rk_store_elem does); such lanes are rare, so one class test decides between the
+ * plain path and the careful one. With RK512_HW_BF16, vcvtneps2bf16 narrows to bf16:
+ * it rounds to nearest even but reads subnormal inputs as zero (SPEC §1 keeps them),
+ * so subnormal lanes also take the careful path. */
 RK_INLINE void rk512_store(char *p, __m512 v, enum rk_kdtype dt, __mmask16 m) {
-    v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q),
-                           _mm512_castsi512_ps(_mm512_set1_epi32(0x7fc00000)));
+#if defined(RK512_HW_BF16)
+    const int special_classes =
+        dt == RK_KDT_BF16 ? RK512_CLASS_NAN | RK512_CLASS_SUBNORMAL : RK512_CLASS_NAN;
+#else
+    const int special_classes = RK512_CLASS_NAN;
+#endif
+    __mmask16 special = _mm512_fpclass_ps_mask(v, special_classes);
+    if (special) {
+        __mmask16 nan = _mm512_fpclass_ps_mask(v, RK512_CLASS_NAN);
+        v = _mm512_mask_mov_ps(v, nan, _mm512_castsi512_ps(_mm512_set1_epi32(0x7fc00000)));
+    }
     switch (dt) {
     case RK_KDT_F16:
         rk512_store16(p, _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT), m);
         break;
     case RK_KDT_BF16:
-        rk512_store16(p, rk512_to_bf16(v), m);
+#if defined(RK512_HW_BF16)
+        if (!special) {
+            rk512_store16(p, (__m256i)_mm512_cvtneps_pbh(v), m);
+            break;
+        }
+#endif
+        rk512_store16(p, rk512_to_bf16_exact(v), m);
         break;
     default:
         if (m == 0xffff)
