@@ -201,8 +201,12 @@ static bool rkb_case_pr(struct rkb_case *k) {
     if (!k->buf[0] || !k->buf[1] || !k->buf[2])
         return false;
     rkb_fill(k->buf[0], xn, k->cfg.x_dtype, 1);
-    rkb_fill(k->buf[1], cn, k->cfg.cs_dtype, 2);
-    rkb_fill(k->buf[2], cn, k->cfg.cs_dtype, 3);
+    /* Real rotations (cos^2 + sin^2 = 1): repeated runs keep x's magnitude, so timing never
+     * drifts into subnormal arithmetic. */
+    if (ropekit_rotary_coeffs_build(k->buf[1], k->buf[2], k->cfg.cs_dtype, cn / w->cs[3],
+                                    w->cs[3], (ropekit_rotary_mode)k->cfg.style, 10000.0,
+                                    NULL) != ROPEKIT_OK)
+        return false;
     ropekit_tensor x = ropekit_tensor_make(k->buf[0], k->cfg.x_dtype, 4, w->x, NULL);
     ropekit_tensor c = ropekit_tensor_make(k->buf[1], k->cfg.cs_dtype, 4, w->cs, NULL);
     ropekit_tensor s = ropekit_tensor_make(k->buf[2], k->cfg.cs_dtype, 4, w->cs, NULL);

@@ -212,25 +212,6 @@ static int64_t rk_position(const struct rk_rope_plan *pl, const int64_t *positio
     return v;
 }
 
-/* Which position row feeds coefficient j (SPEC §5.3). */
-static int rk_section_of(const struct rk_rope_plan *pl, int64_t j) {
-    if (pl->cache_mode == 1) {
-        int64_t r = j % 3, blk = j / 3;
-        if (r == 1 && blk < pl->sections[1])
-            return 1;
-        if (r == 2 && blk < pl->sections[2])
-            return 2;
-        return 0;
-    }
-    int64_t end = 0;
-    for (int k = 0; k < pl->nsec; k++) {
-        end += pl->sections[k];
-        if (j < end)
-            return k;
-    }
-    return pl->nsec - 1;
-}
-
 struct rk_rope_run {
     const struct rk_rope_plan *pl;
     const int64_t *positions;
@@ -251,6 +232,51 @@ static void rk_rope_heads(const struct rk_rope_plan *pl, const struct rk_rope_si
     pl->kernel(args);
 }
 
+/* Copies n coefficients (cs bytes each, `col` bytes apart) to a packed array. */
+static void rk_copy_coeffs(char *dst, const char *src, int64_t n, int64_t cs, int64_t col) {
+    if (col == cs) {
+        memcpy(dst, src, (size_t)(n * cs));
+    } else if (cs == 4) {
+        for (int64_t i = 0; i < n; i++)
+            memcpy(dst + 4 * i, src + i * col, 4);
+    } else {
+        for (int64_t i = 0; i < n; i++)
+            memcpy(dst + 2 * i, src + i * col, 2);
+    }
+}
+
+/* mrope: gathers token t's h cos and h sin coefficients from the cache rows its
+ * positions select (SPEC §5.3) into packed gc and gs. */
+static void rk_rope_gather(const struct rk_rope_plan *pl, const struct rk_rope_run *run, int64_t t,
+                           char *gc, char *gs) {
+    const int64_t cs = (int64_t)ropekit_dtype_size(pl->cs_dtype), h = pl->half;
+    const int64_t col = pl->cache_col;
+    const char *rows[ROPEKIT_ROPE_MAX_SECTIONS];
+    for (int k = 0; k < pl->nsec; k++)
+        rows[k] = run->cache + rk_position(pl, run->positions, k, t) * pl->cache_row;
+    if (pl->cache_mode == 0) { /* section k feeds [S_k, S_k+1) from row k */
+        int64_t j = 0;
+        for (int k = 0; k < pl->nsec; k++) {
+            int64_t n = pl->sections[k];
+            rk_copy_coeffs(gc + j * cs, rows[k] + j * col, n, cs, col);
+            rk_copy_coeffs(gs + j * cs, rows[k] + (h + j) * col, n, cs, col);
+            j += n;
+        }
+        return;
+    }
+    /* interleaved: j % 3 == 1 (j / 3 < s1) from row 1, j % 3 == 2 (j / 3 < s2) from row 2 */
+    int64_t r = 0, blk = 0;
+    for (int64_t j = 0; j < h; j++) {
+        int k = (r == 1 && blk < pl->sections[1]) ? 1 : (r == 2 && blk < pl->sections[2]) ? 2 : 0;
+        rk_copy_coeffs(gc + j * cs, rows[k] + j * col, 1, cs, col);
+        rk_copy_coeffs(gs + j * cs, rows[k] + (h + j) * col, 1, cs, col);
+        if (++r == 3) {
+            r = 0;
+            blk++;
+        }
+    }
+}
+
 static void rk_rope_task(void *ctx, int64_t task) {
     const struct rk_rope_run *run = ctx;
     const struct rk_rope_plan *pl = run->pl;
@@ -263,12 +289,7 @@ static void rk_rope_task(void *ctx, int64_t task) {
     struct rk_rope_rows args = {.half = h, .head_size = pl->head_size};
     for (int64_t t = t0; t < t1; t++) {
         if (pl->mrope) {
-            for (int64_t j = 0; j < h; j++) {
-                int64_t row = rk_position(pl, run->positions, rk_section_of(pl, j), t);
-                const char *src = run->cache + row * pl->cache_row;
-                memcpy(gc + j * cs, src + j * pl->cache_col, (size_t)cs);
-                memcpy(gs + j * cs, src + (h + j) * pl->cache_col, (size_t)cs);
-            }
+            rk_rope_gather(pl, run, t, gc, gs);
             args.cos = gc;
             args.sin = gs;
             args.cs_col = cs;
