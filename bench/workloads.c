@@ -203,9 +203,8 @@ static bool rkb_case_pr(struct rkb_case *k) {
     rkb_fill(k->buf[0], xn, k->cfg.x_dtype, 1);
     /* Real rotations (cos^2 + sin^2 = 1): repeated runs keep x's magnitude, so timing never
      * drifts into subnormal arithmetic. */
-    if (ropekit_rotary_coeffs_build(k->buf[1], k->buf[2], k->cfg.cs_dtype, cn / w->cs[3],
-                                    w->cs[3], (ropekit_rotary_mode)k->cfg.style, 10000.0,
-                                    NULL) != ROPEKIT_OK)
+    if (ropekit_rotary_coeffs_build(k->buf[1], k->buf[2], k->cfg.cs_dtype, cn / w->cs[3], w->cs[3],
+                                    (ropekit_rotary_mode)k->cfg.style, 10000.0, NULL) != ROPEKIT_OK)
         return false;
     ropekit_tensor x = ropekit_tensor_make(k->buf[0], k->cfg.x_dtype, 4, w->x, NULL);
     ropekit_tensor c = ropekit_tensor_make(k->buf[1], k->cfg.cs_dtype, 4, w->cs, NULL);

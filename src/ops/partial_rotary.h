@@ -45,7 +45,7 @@ struct rk_pr_policy {
     bool require_rank4;    /* x, cos, sin all 4-D (else: 1 <= rank(cos) <= rank(x)) */
     bool require_d_even;
     bool gradient_order; /* SPEC §4.3's check order (else §3.4's) */
-    bool check_data; /* data pointers are known now: check them and aliasing */
+    bool check_data;     /* data pointers are known now: check them and aliasing */
 };
 
 #define RK_PR_ALL_MODES 0xfu
@@ -83,7 +83,7 @@ struct rk_pr_plan {
     int threads;
     rk_rot_fn kernel;
     ropekit_isa isa;
-    const char *kernel_name; /* the kernel set, e.g. "avx512+bf16" */
+    const char *kernel_name;                 /* the kernel set, e.g. "avx512+bf16" */
     int64_t x_span[2], c_span[2], s_span[2]; /* byte spans for alias checks */
     char x_shape[96];
     char cs_shape[96];

@@ -33,21 +33,25 @@ static uint32_t rng32(void) {
 /* Independent RNE to a binary format with `man_bits` fraction bits, minimum normal
  * exponent `emin` and maximum finite value `max`, using double (exact for these). */
 static double round_to_format(double v, int man_bits, int emin, double max) {
-    if (isinf(v)) return v;
+    if (isinf(v))
+        return v;
     double a = fabs(v);
     int e;
     frexp(a, &e); /* a = f * 2^e, f in [0.5, 1) */
     int exp = e - 1;
-    if (exp < emin) exp = emin;
+    if (exp < emin)
+        exp = emin;
     double quantum = ldexp(1.0, exp - man_bits);
     double q = a / quantum;
     double fl = floor(q);
     double r = q - fl;
-    if (r > 0.5 || (r == 0.5 && fmod(fl, 2.0) == 1.0)) fl += 1.0;
+    if (r > 0.5 || (r == 0.5 && fmod(fl, 2.0) == 1.0))
+        fl += 1.0;
     double out = fl * quantum;
     /* values at or beyond max + half a quantum of the top binade round to inf */
     double top_quantum = ldexp(1.0, (int)floor(log2(max)) - man_bits);
-    if (out > max || a >= max + top_quantum / 2) out = INFINITY;
+    if (out > max || a >= max + top_quantum / 2)
+        out = INFINITY;
     return copysign(out, v);
 }
 
@@ -88,7 +92,8 @@ static void test_f16_narrowing_matches_reference(void **state) {
 static void test_f16_matches_f16c(void **state) {
     (void)state;
 #ifdef HAVE_X86
-    if (!__builtin_cpu_supports("f16c")) skip();
+    if (!__builtin_cpu_supports("f16c"))
+        skip();
     for (uint32_t h = 0; h < 0x10000u; h++) {
         float a = rk_f16_to_f32((uint16_t)h), b = hw_f16_to_f32((uint16_t)h);
         assert_int_equal(rk_f32_bits(a), rk_f32_bits(b));
@@ -118,7 +123,8 @@ static void test_f16_widening_exact(void **state) {
             continue;
         }
         double want = e ? ldexp(1.0 + m / 1024.0, (int)e - 15) : ldexp((double)m, -24);
-        if (h & 0x8000u) want = -want;
+        if (h & 0x8000u)
+            want = -want;
         assert_true((double)f == want && !!signbit(f) == !!signbit(want));
         assert_int_equal(rk_f32_to_f16(f), h); /* round trip */
     }
@@ -154,7 +160,8 @@ static void test_bf16_widening_exact(void **state) {
     for (uint32_t h = 0; h < 0x10000u; h++) {
         float f = rk_bf16_to_f32((uint16_t)h);
         assert_int_equal(rk_f32_bits(f), h << 16);
-        if (!isnan(f)) assert_int_equal(rk_f32_to_bf16(f), h);
+        if (!isnan(f))
+            assert_int_equal(rk_f32_to_bf16(f), h);
     }
 }
 
