@@ -32,7 +32,10 @@ RK_INLINE void rk512_rope_neox_head(const char *in, char *out, const char *cos, 
     }
 }
 
-/* GPT-J with coefficients already duplicated: cd[2j] = cd[2j + 1] = c[j] (fp32). */
+/* GPT-J with coefficients already duplicated: cd[2j] = cd[2j + 1] = c[j], and sin with the
+ * sign of its use: sd[2j] = -s[j], sd[2j + 1] = s[j]. Then out = v*cd + swap(v)*sd is one
+ * add per vector, and it equals the scalar a*c - b*s bit for bit: b*(-s) = -(b*s) exactly,
+ * x + (-y) is x - y, and NaN results are made canonical when stored. */
 RK_INLINE void rk512_rope_gptj_head_dup(const char *in, char *out, const float *cd, const float *sd,
                                         int64_t h, enum rk_kdtype xdt) {
     const int64_t xs = RK_SIZE(xdt);
@@ -42,7 +45,7 @@ RK_INLINE void rk512_rope_gptj_head_dup(const char *in, char *out, const float *
         __m512 c = rk512_load((const char *)(cd + k), RK_KDT_F32, m);
         __m512 s = rk512_load((const char *)(sd + k), RK_KDT_F32, m);
         __m512 p1 = _mm512_mul_ps(v, c), p2 = _mm512_mul_ps(rk512_swap_pairs(v), s);
-        rk512_store(out + k * xs, rk512_sub_even_add_odd(p1, p2), xdt, m);
+        rk512_store(out + k * xs, _mm512_add_ps(p1, p2), xdt, m);
     }
 }
 
@@ -62,8 +65,9 @@ RK_INLINE void rk512_rope_gptj_head(const char *in, char *out, const char *cos, 
     }
 }
 
-/* Widens h coefficients to fp32; with `dup`, writes each twice (2h values). */
-RK_INLINE void rk512_widen_coeffs(const char *src, float *dst, int64_t h, int dup,
+/* Widens h coefficients to fp32; with `dup`, writes each twice (2h values), the first
+ * copy negated when `negate_even` (for GPT-J's sin). */
+RK_INLINE void rk512_widen_coeffs(const char *src, float *dst, int64_t h, int dup, int negate_even,
                                   enum rk_kdtype cdt) {
     const int64_t cs = RK_SIZE(cdt);
     const __m512i lo = _mm512_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7);
@@ -76,9 +80,14 @@ RK_INLINE void rk512_widen_coeffs(const char *src, float *dst, int64_t h, int du
             _mm512_mask_storeu_ps(dst + j, m, v);
             continue;
         }
-        _mm512_mask_storeu_ps(dst + 2 * j, rk512_mask(2 * (h - j)), _mm512_permutexvar_ps(lo, v));
-        _mm512_mask_storeu_ps(dst + 2 * j + 16, rk512_mask(2 * (h - j) - 16),
-                              _mm512_permutexvar_ps(hi, v));
+        __m512 d_lo = _mm512_permutexvar_ps(lo, v), d_hi = _mm512_permutexvar_ps(hi, v);
+        if (negate_even) {
+            const __m512 sign = _mm512_castsi512_ps(_mm512_set1_epi32((int)0x80000000u));
+            d_lo = _mm512_mask_xor_ps(d_lo, (__mmask16)0x5555, d_lo, sign);
+            d_hi = _mm512_mask_xor_ps(d_hi, (__mmask16)0x5555, d_hi, sign);
+        }
+        _mm512_mask_storeu_ps(dst + 2 * j, rk512_mask(2 * (h - j)), d_lo);
+        _mm512_mask_storeu_ps(dst + 2 * j + 16, rk512_mask(2 * (h - j) - 16), d_hi);
     }
 }
 
@@ -89,8 +98,8 @@ RK_INLINE void rk512_rope_rows(const struct rk_rope_rows *a, int gptj, enum rk_k
     _Alignas(64) float cf[2 * RK512_ROPE_HOIST_MAX];
     _Alignas(64) float sf[2 * RK512_ROPE_HOIST_MAX];
     if (hoist) {
-        rk512_widen_coeffs(a->cos, cf, h, gptj, cdt);
-        rk512_widen_coeffs(a->sin, sf, h, gptj, cdt);
+        rk512_widen_coeffs(a->cos, cf, h, gptj, 0, cdt);
+        rk512_widen_coeffs(a->sin, sf, h, gptj, gptj, cdt);
     }
     for (int64_t head = 0; head < a->heads; head++) {
         const char *in = a->in + head * a->in_head;
