@@ -48,6 +48,38 @@ RK_INLINE void rk512_rot_interleave_row(char *x, const char *c, const char *s, i
     }
 }
 
+/* Interleaved pairs with fp32 coefficients whose sin has the sign of its use: ss[2i] =
+ * -s[2i], ss[2i + 1] = s[2i + 1]. Each output is then one add, equal to the scalar
+ * result bit for bit (b*(-s) = -(b*s) exactly, x + (-y) is x - y; NaN results are made
+ * canonical when stored). Forward: v*c + swap(v)*ss; backward: g*c + swap(g*ss). */
+RK_INLINE void rk512_rot_interleave_row_signed(char *x, const float *c, const float *ss,
+                                               int64_t len, int backward, enum rk_kdtype xdt) {
+    const int64_t xs = RK_SIZE(xdt);
+    for (int64_t k = 0; k < len; k += 16) {
+        __mmask16 m = rk512_mask(len - k);
+        __m512 v = rk512_load(x + k * xs, xdt, m);
+        __m512 cv = rk512_load((const char *)(c + k), RK_KDT_F32, m);
+        __m512 sv = rk512_load((const char *)(ss + k), RK_KDT_F32, m);
+        __m512 p2 = backward ? rk512_swap_pairs(_mm512_mul_ps(v, sv))
+                             : _mm512_mul_ps(rk512_swap_pairs(v), sv);
+        rk512_store(x + k * xs, _mm512_add_ps(_mm512_mul_ps(v, cv), p2), xdt, m);
+    }
+}
+
+/* Widens len coefficients to fp32, negating the even ones when `negate_even`. */
+RK_INLINE void rk512_widen_row(const char *src, float *dst, int64_t len, int negate_even,
+                               enum rk_kdtype cdt) {
+    const int64_t cs = RK_SIZE(cdt);
+    const __m512 sign = _mm512_castsi512_ps(_mm512_set1_epi32((int)0x80000000u));
+    for (int64_t k = 0; k < len; k += 16) {
+        __mmask16 m = rk512_mask(len - k);
+        __m512 v = rk512_load(src + k * cs, cdt, m);
+        if (negate_even)
+            v = _mm512_mask_xor_ps(v, (__mmask16)0x5555, v, sign);
+        _mm512_mask_storeu_ps(dst + k, m, v);
+    }
+}
+
 /* Interleave-half: the row is widened into scratch first because outputs land on
  * positions later pairs still need. */
 RK_INLINE void rk512_rot_ihalf_row(char *x, const char *c, const char *s, int64_t len,
@@ -89,25 +121,41 @@ RK_INLINE void rk512_rot_ihalf_row(char *x, const char *c, const char *s, int64_
     }
 }
 
+/* Rows that share one cos/sin row (a broadcast over heads) widen it once into fp32 on
+ * the stack; interleave also gets the signed sin above. */
+#define RK512_ROT_HOIST_MAX 1024
+
 /* mode: 0 half, 1 interleave, 2 quarter, 3 interleave-half. */
 RK_INLINE void rk512_rot_rows(const struct rk_rot_rows *a, int mode, int backward,
                               enum rk_kdtype xdt, enum rk_kdtype cdt) {
-    const int64_t len = a->len, xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
+    const int64_t len = a->len, xs = RK_SIZE(xdt);
+    const int hoist = a->rows > 1 && a->c_row == 0 && a->s_row == 0 && len <= RK512_ROT_HOIST_MAX &&
+                      (cdt != RK_KDT_F32 || mode == 1);
+    _Alignas(64) float cf[RK512_ROT_HOIST_MAX];
+    _Alignas(64) float sf[RK512_ROT_HOIST_MAX];
+    if (hoist) {
+        rk512_widen_row(a->cos, cf, len, 0, cdt);
+        rk512_widen_row(a->sin, sf, len, mode == 1, cdt);
+    }
+    const enum rk_kdtype kdt = hoist ? RK_KDT_F32 : cdt;
+    const int64_t cs = RK_SIZE(kdt);
     for (int64_t row = 0; row < a->rows; row++) {
         char *x = a->x + row * a->x_row;
-        const char *c = a->cos + row * a->c_row;
-        const char *s = a->sin + row * a->s_row;
+        const char *c = hoist ? (const char *)cf : a->cos + row * a->c_row;
+        const char *s = hoist ? (const char *)sf : a->sin + row * a->s_row;
         if (mode == 0) {
-            rk512_rot_half_block(x, c, s, len / 2, backward, xdt, cdt);
+            rk512_rot_half_block(x, c, s, len / 2, backward, xdt, kdt);
+        } else if (mode == 1 && hoist) {
+            rk512_rot_interleave_row_signed(x, cf, sf, len, backward, xdt);
         } else if (mode == 1) {
-            rk512_rot_interleave_row(x, c, s, len, backward, xdt, cdt);
+            rk512_rot_interleave_row(x, c, s, len, backward, xdt, kdt);
         } else if (mode == 2) {
             const int64_t q = len / 4;
-            rk512_rot_half_block(x, c, s, q, backward, xdt, cdt);
+            rk512_rot_half_block(x, c, s, q, backward, xdt, kdt);
             rk512_rot_half_block(x + 2 * q * xs, c + 2 * q * cs, s + 2 * q * cs, q, backward, xdt,
-                                 cdt);
+                                 kdt);
         } else {
-            rk512_rot_ihalf_row(x, c, s, len, a->scratch, backward, xdt, cdt);
+            rk512_rot_ihalf_row(x, c, s, len, a->scratch, backward, xdt, kdt);
         }
     }
 }
