@@ -4,8 +4,9 @@
 
 #include <string.h>
 
-#include "kernels/simd_avx512.h"
+#include "kernels/prefetch.h"
 #include "kernels/rope_kernel.h"
+#include "kernels/simd_avx512.h"
 
 #define RK_DT_f32 RK_KDT_F32
 #define RK_DT_f16 RK_KDT_F16
@@ -101,9 +102,12 @@ RK_INLINE void rk512_rope_rows(const struct rk_rope_rows *a, int gptj, enum rk_k
         rk512_widen_coeffs(a->cos, cf, h, gptj, 0, cdt);
         rk512_widen_coeffs(a->sin, sf, h, gptj, gptj, cdt);
     }
+    const int64_t ahead = a->in == a->out ? rk_prefetch_rows_ahead(a->in_head, 2 * h * xs) : 0;
     for (int64_t head = 0; head < a->heads; head++) {
         const char *in = a->in + head * a->in_head;
         char *out = a->out + head * a->out_head;
+        if (ahead)
+            rk_prefetch_row(in, a->in_head, ahead, 2 * h * xs);
         if (hoist && gptj)
             rk512_rope_gptj_head_dup(in, out, cf, sf, h, xdt);
         else if (hoist)

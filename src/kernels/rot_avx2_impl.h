@@ -6,6 +6,7 @@
 #ifndef ROPEKIT_KERNELS_ROT_AVX2_IMPL_H_
 #define ROPEKIT_KERNELS_ROT_AVX2_IMPL_H_
 
+#include "kernels/prefetch.h"
 #include "kernels/simd_avx2.h"
 
 #define RK_DT_f32 RK_KDT_F32
@@ -108,8 +109,11 @@ RK_INLINE void rk256_rot_ihalf_row(char *x, const char *c, const char *s, int64_
 RK_INLINE void rk256_rot_rows(const struct rk_rot_rows *a, int mode, int backward,
                               enum rk_kdtype xdt, enum rk_kdtype cdt) {
     const int64_t len = a->len, xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
+    const int64_t ahead = rk_prefetch_rows_ahead(a->x_row, len * xs);
     for (int64_t row = 0; row < a->rows; row++) {
         char *x = a->x + row * a->x_row;
+        if (ahead)
+            rk_prefetch_row(x, a->x_row, ahead, len * xs);
         const char *c = a->cos + row * a->c_row;
         const char *s = a->sin + row * a->s_row;
         if (mode == 0) {

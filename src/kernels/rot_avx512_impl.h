@@ -4,6 +4,7 @@
 #ifndef ROPEKIT_KERNELS_ROT_AVX512_IMPL_H_
 #define ROPEKIT_KERNELS_ROT_AVX512_IMPL_H_
 
+#include "kernels/prefetch.h"
 #include "kernels/simd_avx512.h"
 
 #define RK_DT_f32 RK_KDT_F32
@@ -139,8 +140,11 @@ RK_INLINE void rk512_rot_rows(const struct rk_rot_rows *a, int mode, int backwar
     }
     const enum rk_kdtype kdt = hoist ? RK_KDT_F32 : cdt;
     const int64_t cs = RK_SIZE(kdt);
+    const int64_t ahead = rk_prefetch_rows_ahead(a->x_row, len * xs);
     for (int64_t row = 0; row < a->rows; row++) {
         char *x = a->x + row * a->x_row;
+        if (ahead)
+            rk_prefetch_row(x, a->x_row, ahead, len * xs);
         const char *c = hoist ? (const char *)cf : a->cos + row * a->c_row;
         const char *s = hoist ? (const char *)sf : a->sin + row * a->s_row;
         if (mode == 0) {
