@@ -17,53 +17,76 @@
  * (and, for GPT-J, duplicated onto both pair members) once into fp32 on the stack. */
 #define RK512_ROPE_HOIST_MAX 512
 
+/* One block of 16 pairs at j. Full blocks pass the constant mask 0xffff, which the
+ * compiler folds: no masks and no mask branches in the main loops. */
+RK_INLINE void rk512_rope_neox_block(const char *in, char *out, const char *cos, const char *sin,
+                                     int64_t j, int64_t h, __mmask16 m, enum rk_kdtype xdt,
+                                     enum rk_kdtype cdt) {
+    const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
+    __m512 xa = rk512_load(in + j * xs, xdt, m);
+    __m512 xb = rk512_load(in + (j + h) * xs, xdt, m);
+    __m512 c = rk512_load(cos + j * cs, cdt, m);
+    __m512 s = rk512_load(sin + j * cs, cdt, m);
+    __m512 oa, ob;
+    rk512_pair_forward(xa, xb, c, s, c, s, &oa, &ob);
+    rk512_store(out + j * xs, oa, xdt, m);
+    rk512_store(out + (j + h) * xs, ob, xdt, m);
+}
+
 RK_INLINE void rk512_rope_neox_head(const char *in, char *out, const char *cos, const char *sin,
                                     int64_t h, enum rk_kdtype xdt, enum rk_kdtype cdt) {
-    const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
-    for (int64_t j = 0; j < h; j += 16) {
-        __mmask16 m = rk512_mask(h - j);
-        __m512 xa = rk512_load(in + j * xs, xdt, m);
-        __m512 xb = rk512_load(in + (j + h) * xs, xdt, m);
-        __m512 c = rk512_load(cos + j * cs, cdt, m);
-        __m512 s = rk512_load(sin + j * cs, cdt, m);
-        __m512 oa, ob;
-        rk512_pair_forward(xa, xb, c, s, c, s, &oa, &ob);
-        rk512_store(out + j * xs, oa, xdt, m);
-        rk512_store(out + (j + h) * xs, ob, xdt, m);
-    }
+    int64_t j = 0;
+    for (; j + 16 <= h; j += 16)
+        rk512_rope_neox_block(in, out, cos, sin, j, h, (__mmask16)0xffff, xdt, cdt);
+    if (j < h)
+        rk512_rope_neox_block(in, out, cos, sin, j, h, rk512_mask(h - j), xdt, cdt);
 }
 
 /* GPT-J with coefficients already duplicated: cd[2j] = cd[2j + 1] = c[j], and sin with the
  * sign of its use: sd[2j] = -s[j], sd[2j + 1] = s[j]. Then out = v*cd + swap(v)*sd is one
  * add per vector, and it equals the scalar a*c - b*s bit for bit: b*(-s) = -(b*s) exactly,
  * x + (-y) is x - y, and NaN results are made canonical when stored. */
+RK_INLINE void rk512_rope_gptj_dup_block(const char *in, char *out, const float *cd,
+                                         const float *sd, int64_t k, __mmask16 m,
+                                         enum rk_kdtype xdt) {
+    const int64_t xs = RK_SIZE(xdt);
+    __m512 v = rk512_load(in + k * xs, xdt, m);
+    __m512 c = rk512_load((const char *)(cd + k), RK_KDT_F32, m);
+    __m512 s = rk512_load((const char *)(sd + k), RK_KDT_F32, m);
+    __m512 p1 = _mm512_mul_ps(v, c), p2 = _mm512_mul_ps(rk512_swap_pairs(v), s);
+    rk512_store(out + k * xs, _mm512_add_ps(p1, p2), xdt, m);
+}
+
 RK_INLINE void rk512_rope_gptj_head_dup(const char *in, char *out, const float *cd, const float *sd,
                                         int64_t h, enum rk_kdtype xdt) {
-    const int64_t xs = RK_SIZE(xdt);
-    for (int64_t k = 0; k < 2 * h; k += 16) {
-        __mmask16 m = rk512_mask(2 * h - k);
-        __m512 v = rk512_load(in + k * xs, xdt, m);
-        __m512 c = rk512_load((const char *)(cd + k), RK_KDT_F32, m);
-        __m512 s = rk512_load((const char *)(sd + k), RK_KDT_F32, m);
-        __m512 p1 = _mm512_mul_ps(v, c), p2 = _mm512_mul_ps(rk512_swap_pairs(v), s);
-        rk512_store(out + k * xs, _mm512_add_ps(p1, p2), xdt, m);
-    }
+    int64_t k = 0;
+    for (; k + 16 <= 2 * h; k += 16)
+        rk512_rope_gptj_dup_block(in, out, cd, sd, k, (__mmask16)0xffff, xdt);
+    if (k < 2 * h)
+        rk512_rope_gptj_dup_block(in, out, cd, sd, k, rk512_mask(2 * h - k), xdt);
 }
 
 /* GPT-J reading the coefficients directly (duplicated in registers). */
-RK_INLINE void rk512_rope_gptj_head(const char *in, char *out, const char *cos, const char *sin,
-                                    int64_t h, enum rk_kdtype xdt, enum rk_kdtype cdt) {
+RK_INLINE void rk512_rope_gptj_block(const char *in, char *out, const char *cos, const char *sin,
+                                     int64_t k, __mmask16 m, __mmask16 mc, enum rk_kdtype xdt,
+                                     enum rk_kdtype cdt) {
     const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
     const __m512i dup = _mm512_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7);
-    for (int64_t k = 0; k < 2 * h; k += 16) {
-        __mmask16 m = rk512_mask(2 * h - k);
-        __mmask16 mc = rk512_mask((2 * h - k) / 2 < 8 ? (2 * h - k) / 2 : 8);
-        __m512 v = rk512_load(in + k * xs, xdt, m);
-        __m512 c = _mm512_permutexvar_ps(dup, rk512_load(cos + k / 2 * cs, cdt, mc));
-        __m512 s = _mm512_permutexvar_ps(dup, rk512_load(sin + k / 2 * cs, cdt, mc));
-        __m512 p1 = _mm512_mul_ps(v, c), p2 = _mm512_mul_ps(rk512_swap_pairs(v), s);
-        rk512_store(out + k * xs, rk512_sub_even_add_odd(p1, p2), xdt, m);
-    }
+    __m512 v = rk512_load(in + k * xs, xdt, m);
+    __m512 c = _mm512_permutexvar_ps(dup, rk512_load(cos + k / 2 * cs, cdt, mc));
+    __m512 s = _mm512_permutexvar_ps(dup, rk512_load(sin + k / 2 * cs, cdt, mc));
+    __m512 p1 = _mm512_mul_ps(v, c), p2 = _mm512_mul_ps(rk512_swap_pairs(v), s);
+    rk512_store(out + k * xs, rk512_sub_even_add_odd(p1, p2), xdt, m);
+}
+
+RK_INLINE void rk512_rope_gptj_head(const char *in, char *out, const char *cos, const char *sin,
+                                    int64_t h, enum rk_kdtype xdt, enum rk_kdtype cdt) {
+    int64_t k = 0;
+    for (; k + 16 <= 2 * h; k += 16)
+        rk512_rope_gptj_block(in, out, cos, sin, k, (__mmask16)0xffff, (__mmask16)0xff, xdt, cdt);
+    if (k < 2 * h)
+        rk512_rope_gptj_block(in, out, cos, sin, k, rk512_mask(2 * h - k),
+                              rk512_mask((2 * h - k) / 2), xdt, cdt);
 }
 
 /* Widens h coefficients to fp32; with `dup`, writes each twice (2h values), the first

@@ -12,59 +12,84 @@
 #define RK_DT_bf16 RK_KDT_BF16
 #define RK_SIZE(dt) ((dt) == RK_KDT_F32 ? 4 : 2)
 
-/* Rotate-half on x[0, 2h): pairs (j, j + h) with coefficients at the same positions. */
-RK_INLINE void rk512_rot_half_block(char *x, const char *c, const char *s, int64_t h, int backward,
-                                    enum rk_kdtype xdt, enum rk_kdtype cdt) {
+/* Each loop below runs its full 16-lane blocks with the constant mask 0xffff, which the
+ * compiler folds (no masks, no mask branches), and one masked block for the tail. */
+
+/* Rotate-half, 16 pairs (j, j + h) at j with coefficients at the same positions. */
+RK_INLINE void rk512_rot_half_step(char *x, const char *c, const char *s, int64_t j, int64_t h,
+                                   __mmask16 m, int backward, enum rk_kdtype xdt,
+                                   enum rk_kdtype cdt) {
     const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
-    for (int64_t j = 0; j < h; j += 16) {
-        __mmask16 m = rk512_mask(h - j);
-        __m512 a = rk512_load(x + j * xs, xdt, m), b = rk512_load(x + (j + h) * xs, xdt, m);
-        __m512 cp = rk512_load(c + j * cs, cdt, m), sp = rk512_load(s + j * cs, cdt, m);
-        __m512 cr = rk512_load(c + (j + h) * cs, cdt, m);
-        __m512 sr = rk512_load(s + (j + h) * cs, cdt, m);
-        __m512 oa, ob;
-        if (backward)
-            rk512_pair_backward(a, b, cp, sp, cr, sr, &oa, &ob);
-        else
-            rk512_pair_forward(a, b, cp, sp, cr, sr, &oa, &ob);
-        rk512_store(x + j * xs, oa, xdt, m);
-        rk512_store(x + (j + h) * xs, ob, xdt, m);
-    }
+    __m512 a = rk512_load(x + j * xs, xdt, m), b = rk512_load(x + (j + h) * xs, xdt, m);
+    __m512 cp = rk512_load(c + j * cs, cdt, m), sp = rk512_load(s + j * cs, cdt, m);
+    __m512 cr = rk512_load(c + (j + h) * cs, cdt, m);
+    __m512 sr = rk512_load(s + (j + h) * cs, cdt, m);
+    __m512 oa, ob;
+    if (backward)
+        rk512_pair_backward(a, b, cp, sp, cr, sr, &oa, &ob);
+    else
+        rk512_pair_forward(a, b, cp, sp, cr, sr, &oa, &ob);
+    rk512_store(x + j * xs, oa, xdt, m);
+    rk512_store(x + (j + h) * xs, ob, xdt, m);
 }
 
-/* Interleaved pairs (2i, 2i + 1) on x[0, len). */
+/* Rotate-half on x[0, 2h). */
+RK_INLINE void rk512_rot_half_block(char *x, const char *c, const char *s, int64_t h, int backward,
+                                    enum rk_kdtype xdt, enum rk_kdtype cdt) {
+    int64_t j = 0;
+    for (; j + 16 <= h; j += 16)
+        rk512_rot_half_step(x, c, s, j, h, (__mmask16)0xffff, backward, xdt, cdt);
+    if (j < h)
+        rk512_rot_half_step(x, c, s, j, h, rk512_mask(h - j), backward, xdt, cdt);
+}
+
+/* Interleaved pairs (2i, 2i + 1), 16 lanes at k. */
+RK_INLINE void rk512_rot_interleave_step(char *x, const char *c, const char *s, int64_t k,
+                                         __mmask16 m, int backward, enum rk_kdtype xdt,
+                                         enum rk_kdtype cdt) {
+    const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
+    __m512 v = rk512_load(x + k * xs, xdt, m);
+    __m512 cv = rk512_load(c + k * cs, cdt, m), sv = rk512_load(s + k * cs, cdt, m);
+    __m512 p1 = _mm512_mul_ps(v, cv), out;
+    if (backward) /* even: g[p]c[p] + g[r]s[r]; odd: g[r]c[r] - g[p]s[p] */
+        out = rk512_add_even_sub_odd(p1, rk512_swap_pairs(_mm512_mul_ps(v, sv)));
+    else /* even: v[p]c[p] - v[r]s[p]; odd: v[r]c[r] + v[p]s[r] */
+        out = rk512_sub_even_add_odd(p1, _mm512_mul_ps(rk512_swap_pairs(v), sv));
+    rk512_store(x + k * xs, out, xdt, m);
+}
+
+/* Interleaved pairs on x[0, len). */
 RK_INLINE void rk512_rot_interleave_row(char *x, const char *c, const char *s, int64_t len,
                                         int backward, enum rk_kdtype xdt, enum rk_kdtype cdt) {
-    const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
-    for (int64_t k = 0; k < len; k += 16) {
-        __mmask16 m = rk512_mask(len - k);
-        __m512 v = rk512_load(x + k * xs, xdt, m);
-        __m512 cv = rk512_load(c + k * cs, cdt, m), sv = rk512_load(s + k * cs, cdt, m);
-        __m512 p1 = _mm512_mul_ps(v, cv), out;
-        if (backward) /* even: g[p]c[p] + g[r]s[r]; odd: g[r]c[r] - g[p]s[p] */
-            out = rk512_add_even_sub_odd(p1, rk512_swap_pairs(_mm512_mul_ps(v, sv)));
-        else /* even: v[p]c[p] - v[r]s[p]; odd: v[r]c[r] + v[p]s[r] */
-            out = rk512_sub_even_add_odd(p1, _mm512_mul_ps(rk512_swap_pairs(v), sv));
-        rk512_store(x + k * xs, out, xdt, m);
-    }
+    int64_t k = 0;
+    for (; k + 16 <= len; k += 16)
+        rk512_rot_interleave_step(x, c, s, k, (__mmask16)0xffff, backward, xdt, cdt);
+    if (k < len)
+        rk512_rot_interleave_step(x, c, s, k, rk512_mask(len - k), backward, xdt, cdt);
 }
 
 /* Interleaved pairs with fp32 coefficients whose sin has the sign of its use: ss[2i] =
  * -s[2i], ss[2i + 1] = s[2i + 1]. Each output is then one add, equal to the scalar
  * result bit for bit (b*(-s) = -(b*s) exactly, x + (-y) is x - y; NaN results are made
  * canonical when stored). Forward: v*c + swap(v)*ss; backward: g*c + swap(g*ss). */
+RK_INLINE void rk512_rot_signed_step(char *x, const float *c, const float *ss, int64_t k,
+                                     __mmask16 m, int backward, enum rk_kdtype xdt) {
+    const int64_t xs = RK_SIZE(xdt);
+    __m512 v = rk512_load(x + k * xs, xdt, m);
+    __m512 cv = rk512_load((const char *)(c + k), RK_KDT_F32, m);
+    __m512 sv = rk512_load((const char *)(ss + k), RK_KDT_F32, m);
+    __m512 p2 =
+        backward ? rk512_swap_pairs(_mm512_mul_ps(v, sv)) : _mm512_mul_ps(rk512_swap_pairs(v), sv);
+    rk512_store(x + k * xs, _mm512_add_ps(_mm512_mul_ps(v, cv), p2), xdt, m);
+}
+
 RK_INLINE void rk512_rot_interleave_row_signed(char *x, const float *c, const float *ss,
                                                int64_t len, int backward, enum rk_kdtype xdt) {
-    const int64_t xs = RK_SIZE(xdt);
-    for (int64_t k = 0; k < len; k += 16) {
-        __mmask16 m = rk512_mask(len - k);
-        __m512 v = rk512_load(x + k * xs, xdt, m);
-        __m512 cv = rk512_load((const char *)(c + k), RK_KDT_F32, m);
-        __m512 sv = rk512_load((const char *)(ss + k), RK_KDT_F32, m);
-        __m512 p2 = backward ? rk512_swap_pairs(_mm512_mul_ps(v, sv))
-                             : _mm512_mul_ps(rk512_swap_pairs(v), sv);
-        rk512_store(x + k * xs, _mm512_add_ps(_mm512_mul_ps(v, cv), p2), xdt, m);
-    }
+    int64_t k = 0;
+    for (; k + 16 <= len; k += 16)
+        rk512_rot_signed_step(x, c, ss, k, (__mmask16)0xffff, backward, xdt);
+    if (k < len)
+        rk512_rot_signed_step(x, c, ss, k, rk512_mask(len - k), backward, xdt);
 }
 
 /* Widens len coefficients to fp32, negating the even ones when `negate_even`. */
