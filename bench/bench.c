@@ -18,7 +18,10 @@ static void rkb_usage(FILE *out) {
             "usage: ropekit bench [options]\n\n"
             "Times the RoPE workloads (W1-W5 RopeWithSinCosCache, P1-P3 and G2\n"
             "InplacePartialRotaryMul, D1 aclnn round trip) per dtype, style and thread count,\n"
-            "with a copy of the same bytes measured in the same run and the scalar path.\n\n"
+            "against two baselines measured in the same run, and the scalar path:\n"
+            "  copy   memcpy of the same number of bytes (dense)\n"
+            "  touch  read and write back in place just the bytes the op touches,\n"
+            "         with its row geometry (rows, stride, used bytes) and prefetch\n\n"
             "options:\n"
             "  --threads N        largest thread count (runs 1..N; default: online CPUs)\n"
             "  --workload LIST    comma-separated ids (default: all), e.g. W2,P2\n"
@@ -180,6 +183,9 @@ static bool rkb_measure(const struct rkb_run *r, const struct rkb_config *c, int
     res->min_s = t.min_s;
     if (!roundtrip)
         res->copy_bw = rkb_copy_bandwidth(res->bytes, threads, r->opt.budget_s);
+    int64_t rows, stride, used;
+    if (rkb_touch_geometry(c, &rows, &stride, &used))
+        res->touch_bw = rkb_touch_bandwidth(rows, stride, used, threads, r->opt.budget_s);
     if (r->opt.scalar && !roundtrip && res->isa != ROPEKIT_ISA_SCALAR) {
         ropekit_set_max_isa(ROPEKIT_ISA_SCALAR);
         struct rkb_case *ks = rkb_case_new(c);

@@ -1,5 +1,5 @@
 /* `ropekit bench`: the workloads of the performance issue, timed against a copy of the
- * same number of bytes measured in the same run. */
+ * same number of bytes and a touch of the op's own bytes, both measured in the same run. */
 #ifndef ROPEKIT_BENCH_BENCH_H_
 #define ROPEKIT_BENCH_BENCH_H_
 

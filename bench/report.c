@@ -41,8 +41,11 @@ void rkb_report_table(FILE *out, const struct rkb_options *opt, const struct rkb
             "ropekit %s bench  isa %s  threads 1..%d  (GB/s = bytes the op must move / "
             "median time)\n",
             ropekit_version_string(), ropekit_isa_name(ropekit_isa_detected()), opt->max_threads);
-    fprintf(out, "%-4s %-10s %-9s %3s %10s %10s %8s %8s %6s %8s %6s\n", "id", "style", "x/cs",
-            "thr", "median_us", "min_us", "GB/s", "copyGB/s", "%copy", "scalarGB", "simdx");
+    fprintf(out, "(%%copy: vs memcpy of as many bytes; %%touch: vs reading and writing back in "
+                 "place just the op's bytes, same rows)\n");
+    fprintf(out, "%-4s %-10s %-9s %3s %10s %10s %8s %8s %6s %6s %8s %6s\n", "id", "style", "x/cs",
+            "thr", "median_us", "min_us", "GB/s", "copyGB/s", "%copy", "%touch", "scalarGB",
+            "simdx");
     const char *last = "";
     for (int i = 0; i < n; i++) {
         const struct rkb_result *x = &r[i];
@@ -64,6 +67,10 @@ void rkb_report_table(FILE *out, const struct rkb_options *opt, const struct rkb
                     100 * x->bytes / x->median_s / x->copy_bw);
         else
             fprintf(out, " %8s %6s", "-", "-");
+        if (x->touch_bw > 0)
+            fprintf(out, " %5.0f%%", 100 * x->bytes / x->median_s / x->touch_bw);
+        else
+            fprintf(out, " %6s", "-");
         if (x->scalar_median_s > 0)
             fprintf(out, " %8.2f %5.1fx\n", x->bytes / x->scalar_median_s / 1e9,
                     x->scalar_median_s / x->median_s);
@@ -112,11 +119,11 @@ void rkb_report_json(FILE *out, const struct rkb_options *opt, const struct rkb_
         fprintf(out,
                 ", \"style\": \"%s\", \"x_dtype\": \"%s\", \"cs_dtype\": \"%s\", "
                 "\"threads\": %d, \"isa\": \"%s\", \"bytes\": %.0f, \"median_us\": %.3f, "
-                "\"min_us\": %.3f, \"gbps\": %.3f, \"copy_gbps\": %.3f, "
+                "\"min_us\": %.3f, \"gbps\": %.3f, \"copy_gbps\": %.3f, \"touch_gbps\": %.3f, "
                 "\"scalar_gbps\": %.3f, \"target\": %s, \"plan\": ",
                 rkb_style_name(&x->cfg), ropekit_dtype_name(x->cfg.x_dtype),
                 ropekit_dtype_name(x->cfg.cs_dtype), x->threads, ropekit_isa_name(x->isa), x->bytes,
-                x->median_s * 1e6, x->min_s * 1e6, rkb_gbps(x), x->copy_bw / 1e9,
+                x->median_s * 1e6, x->min_s * 1e6, rkb_gbps(x), x->copy_bw / 1e9, x->touch_bw / 1e9,
                 x->scalar_median_s > 0 ? x->bytes / x->scalar_median_s / 1e9 : 0.0,
                 t < 0 ? "null"
                 : t   ? "true"

@@ -21,6 +21,7 @@ struct rkb_result {
     double bytes;
     double median_s, min_s;
     double copy_bw;         /* bytes/s of the copy baseline (0: not measured) */
+    double touch_bw;        /* bytes/s of the touch baseline (0: not measured) */
     double scalar_median_s; /* 0: not measured */
     char plan[320];
 };

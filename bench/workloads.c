@@ -153,6 +153,24 @@ double rkb_bytes(const struct rkb_config *c) {
            (2.0 * heads * (double)w->rot_dim * xs + (double)w->rot_dim * cs + 8.0 * m);
 }
 
+bool rkb_touch_geometry(const struct rkb_config *c, int64_t *rows, int64_t *stride, int64_t *used) {
+    const struct rkb_workload *w = c->w;
+    const int64_t xs = (int64_t)ropekit_dtype_size(c->x_dtype);
+    if (w->kind == RKB_PARTIAL_ROTARY || w->kind == RKB_PARTIAL_GRAD) {
+        *rows = rkb_prod(w->x, 3);
+        *stride = w->x[3] * xs;
+        *used = (w->end - w->start) * xs;
+        return true;
+    }
+    if (w->kind == RKB_ROPE) {
+        *rows = w->tokens * (w->q_heads + w->k_heads);
+        *stride = w->head_size * xs;
+        *used = w->rot_dim * xs;
+        return true;
+    }
+    return false;
+}
+
 /* ---- prepared cases ---- */
 
 struct rkb_case {

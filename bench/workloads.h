@@ -46,6 +46,11 @@ bool rkb_parse_workload(const char *spec, struct rkb_workload *w);
  * row they are gathered for; in place, untouched pass-through bytes not counted). */
 double rkb_bytes(const struct rkb_config *c);
 
+/* The rows the op reads and writes in place: `rows` rows `stride` bytes apart, `used`
+ * bytes of each (rope: one per head; partial rotary: the slice of each D-row). False
+ * for the round trip. */
+bool rkb_touch_geometry(const struct rkb_config *c, int64_t *rows, int64_t *stride, int64_t *used);
+
 /* A prepared configuration: buffers and a plan made with the current thread and ISA
  * settings. */
 struct rkb_case;
