@@ -136,9 +136,10 @@ double rkb_copy_bandwidth(double bytes, int threads, double budget_s) {
     return rkb_cache_put(RKB_BASE_COPY, key, threads, bw);
 }
 
-/* The library's software prefetch for rows that use part of their stride
- * (src/kernels/prefetch.h): the used lines of the row this many bytes ahead. */
+/* The library's software prefetch (src/kernels/prefetch.h): for operands of at least
+ * this many bytes, the used lines of the row this many bytes ahead. */
 #define RKB_PREFETCH_AHEAD_BYTES 4096
+#define RKB_PREFETCH_MIN_FOOTPRINT (8 * 1024 * 1024)
 
 struct rkb_touch_job {
     char *buf;
@@ -153,7 +154,9 @@ static void rkb_touch_run(void *ctx) {
     struct rkb_touch_job *j = ctx;
     const uint64_t add = rkb_touch_zero;
     const int64_t stride = j->stride, used = j->used, words = used / 8;
-    const int64_t ahead = stride > used ? (RKB_PREFETCH_AHEAD_BYTES + stride - 1) / stride : 0;
+    const int64_t ahead = j->rows * stride >= RKB_PREFETCH_MIN_FOOTPRINT
+                              ? (RKB_PREFETCH_AHEAD_BYTES + stride - 1) / stride
+                              : 0;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(j->threads) schedule(static)
 #endif

@@ -60,12 +60,17 @@ RK_INLINE void rk256_rope_gptj_head(const char *in, char *out, const char *cos, 
 RK_INLINE void rk256_rope_rows(const struct rk_rope_rows *a, int gptj, enum rk_kdtype xdt,
                                enum rk_kdtype cdt) {
     const int64_t h = a->half, xs = RK_SIZE(xdt);
-    const int64_t ahead = a->in == a->out ? rk_prefetch_rows_ahead(a->in_head, 2 * h * xs) : 0;
+    /* Out of place, whole heads are read (the pass-through is copied) and written. */
+    const int64_t used = (a->in == a->out ? 2 * h : a->head_size) * xs;
+    const int64_t ahead = a->prefetch ? rk_prefetch_rows_ahead(a->in_head) : 0;
     for (int64_t head = 0; head < a->heads; head++) {
         const char *in = a->in + head * a->in_head;
         char *out = a->out + head * a->out_head;
-        if (ahead)
-            rk_prefetch_row(in, a->in_head, ahead, 2 * h * xs);
+        if (ahead) {
+            rk_prefetch_row(in, a->in_head, ahead, used);
+            if (out != in)
+                rk_prefetch_row(out, a->out_head, ahead, used);
+        }
         if (gptj)
             rk256_rope_gptj_head(in, out, a->cos, a->sin, h, xdt, cdt);
         else

@@ -125,12 +125,17 @@ RK_INLINE void rk512_rope_rows(const struct rk_rope_rows *a, int gptj, enum rk_k
         rk512_widen_coeffs(a->cos, cf, h, gptj, 0, cdt);
         rk512_widen_coeffs(a->sin, sf, h, gptj, gptj, cdt);
     }
-    const int64_t ahead = a->in == a->out ? rk_prefetch_rows_ahead(a->in_head, 2 * h * xs) : 0;
+    /* Out of place, whole heads are read (the pass-through is copied) and written. */
+    const int64_t used = (a->in == a->out ? 2 * h : a->head_size) * xs;
+    const int64_t ahead = a->prefetch ? rk_prefetch_rows_ahead(a->in_head) : 0;
     for (int64_t head = 0; head < a->heads; head++) {
         const char *in = a->in + head * a->in_head;
         char *out = a->out + head * a->out_head;
-        if (ahead)
-            rk_prefetch_row(in, a->in_head, ahead, 2 * h * xs);
+        if (ahead) {
+            rk_prefetch_row(in, a->in_head, ahead, used);
+            if (out != in)
+                rk_prefetch_row(out, a->out_head, ahead, used);
+        }
         if (hoist && gptj)
             rk512_rope_gptj_head_dup(in, out, cf, sf, h, xdt);
         else if (hoist)

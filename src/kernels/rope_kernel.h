@@ -9,6 +9,7 @@
 #ifndef ROPEKIT_KERNELS_ROPE_KERNEL_H_
 #define ROPEKIT_KERNELS_ROPE_KERNEL_H_
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "kernels/rot_kernel.h"
@@ -24,6 +25,7 @@ struct rk_rope_rows {
     int64_t in_head, out_head; /* bytes between heads */
     int64_t in_col, out_col;   /* bytes between elements of a head */
     int64_t cs_col;            /* bytes between coefficients */
+    bool prefetch;             /* request heads ahead (kernels/prefetch.h) */
 };
 
 typedef void (*rk_rope_fn)(const struct rk_rope_rows *args);

@@ -109,7 +109,7 @@ RK_INLINE void rk256_rot_ihalf_row(char *x, const char *c, const char *s, int64_
 RK_INLINE void rk256_rot_rows(const struct rk_rot_rows *a, int mode, int backward,
                               enum rk_kdtype xdt, enum rk_kdtype cdt) {
     const int64_t len = a->len, xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
-    const int64_t ahead = rk_prefetch_rows_ahead(a->x_row, len * xs);
+    const int64_t ahead = a->prefetch ? rk_prefetch_rows_ahead(a->x_row) : 0;
     for (int64_t row = 0; row < a->rows; row++) {
         char *x = a->x + row * a->x_row;
         if (ahead)

@@ -165,7 +165,7 @@ RK_INLINE void rk512_rot_rows(const struct rk_rot_rows *a, int mode, int backwar
     }
     const enum rk_kdtype kdt = hoist ? RK_KDT_F32 : cdt;
     const int64_t cs = RK_SIZE(kdt);
-    const int64_t ahead = rk_prefetch_rows_ahead(a->x_row, len * xs);
+    const int64_t ahead = a->prefetch ? rk_prefetch_rows_ahead(a->x_row) : 0;
     for (int64_t row = 0; row < a->rows; row++) {
         char *x = a->x + row * a->x_row;
         if (ahead)

@@ -12,6 +12,7 @@
 #ifndef ROPEKIT_KERNELS_ROT_KERNEL_H_
 #define ROPEKIT_KERNELS_ROT_KERNEL_H_
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct rk_rot_rows {
@@ -23,6 +24,7 @@ struct rk_rot_rows {
     int64_t x_row, c_row, s_row; /* bytes between consecutive rows (0 = broadcast) */
     int64_t x_col, c_col, s_col; /* bytes between consecutive elements of a row */
     float *scratch;              /* >= len floats; used by interleave-half only */
+    bool prefetch;               /* request rows ahead (kernels/prefetch.h) */
 };
 
 typedef void (*rk_rot_fn)(const struct rk_rot_rows *args);

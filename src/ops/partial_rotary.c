@@ -7,6 +7,7 @@
 #include "core/parallel.h"
 #include "core/tensor_view.h"
 #include "kernels/dispatch.h"
+#include "kernels/prefetch.h"
 #include "ops/partial_rotary_internal.h"
 
 /* Rows of up to this many elements use a stack scratch in interleave-half mode. */
@@ -121,6 +122,7 @@ ropekit_status rk_pr_plan_make(const struct rk_pr_problem *p, const struct rk_pr
     rk_span_store(pl->x_span, x);
     rk_span_store(pl->c_span, c);
     rk_span_store(pl->s_span, s);
+    pl->prefetch = rk_prefetch_wanted(pl->x_span[1] - pl->x_span[0]);
     return ROPEKIT_OK;
 }
 
@@ -154,6 +156,7 @@ static void rk_pr_task(void *ctx, int64_t task) {
         .c_col = pl->c_col,
         .s_col = pl->s_col,
         .scratch = run->heap_scratch ? run->heap_scratch + task * pl->len : stack_scratch,
+        .prefetch = pl->prefetch,
     };
     while (r < r_end) {
         int64_t xo = pl->x_offset, co = 0, so = 0;
@@ -238,11 +241,11 @@ size_t rk_pr_describe(const struct rk_pr_plan *pl, char *buf, size_t len) {
     else
         n = snprintf(buf, len,
                      "partial_rotary %s mode=%s x=%s%s cos/sin=%s%s len=%lld rows=%lld "
-                     "kernel=%s%s tasks=%lld threads=%d",
+                     "kernel=%s%s tasks=%lld threads=%d%s",
                      pl->direction ? "backward" : "forward", rk_rotary_mode_name(pl->mode),
                      ropekit_dtype_name(pl->x_dtype), pl->x_shape, ropekit_dtype_name(pl->cs_dtype),
                      pl->cs_shape, (long long)pl->len, (long long)pl->rows, pl->kernel_name,
                      pl->x_col == (int64_t)ropekit_dtype_size(pl->x_dtype) ? "" : "(strided)",
-                     (long long)pl->tasks, pl->threads);
+                     (long long)pl->tasks, pl->threads, pl->prefetch ? " prefetch" : "");
     return n < 0 ? 0 : (size_t)n;
 }

@@ -81,6 +81,7 @@ struct rk_pr_plan {
     int64_t rows_per_task;
     int64_t tasks;
     int threads;
+    bool prefetch; /* x large enough to stream from memory */
     rk_rot_fn kernel;
     ropekit_isa isa;
     const char *kernel_name;                 /* the kernel set, e.g. "avx512+bf16" */

@@ -7,6 +7,7 @@
 #include "core/parallel.h"
 #include "core/tensor_view.h"
 #include "kernels/dispatch.h"
+#include "kernels/prefetch.h"
 #include "ops/rope_internal.h"
 
 /* Gathered mrope coefficients of up to this many bytes live on the task's stack. */
@@ -158,6 +159,9 @@ ropekit_status rk_rope_plan_make(const struct rk_rope_problem *p, const struct r
     pl->tasks = split.tasks;
     pl->tokens_per_task = split.items_per_task;
     pl->threads = split.threads;
+    const int64_t footprint = pl->q.in_geom.span_hi - pl->q.in_geom.span_lo +
+                              pl->k.in_geom.span_hi - pl->k.in_geom.span_lo;
+    pl->prefetch = rk_prefetch_wanted(footprint);
     return ROPEKIT_OK;
 }
 
@@ -286,7 +290,7 @@ static void rk_rope_task(void *ctx, int64_t task) {
     char *gs = gc + h * cs;
     int64_t t0 = task * pl->tokens_per_task;
     int64_t t1 = t0 + pl->tokens_per_task < pl->tokens ? t0 + pl->tokens_per_task : pl->tokens;
-    struct rk_rope_rows args = {.half = h, .head_size = pl->head_size};
+    struct rk_rope_rows args = {.half = h, .head_size = pl->head_size, .prefetch = pl->prefetch};
     for (int64_t t = t0; t < t1; t++) {
         if (pl->mrope) {
             rk_rope_gather(pl, run, t, gc, gs);
@@ -348,13 +352,14 @@ size_t rk_rope_describe(const struct rk_rope_plan *pl, char *buf, size_t len) {
                                  (long long)pl->sections[i]);
     if (pl->mrope && used < sizeof sec)
         snprintf(sec + used, sizeof sec - used, "] cache_mode=%d", pl->cache_mode);
-    int n = snprintf(buf, len,
-                     "rope %s %s dtypes=%s/%s %s head_size=%lld rotary_dim=%lld tokens=%lld%s "
-                     "kernel=%s tasks=%lld threads=%d%s",
-                     pl->style == RK_ROPE_NEOX ? "neox" : "gptj", pl->mrope ? "mrope" : "rope",
-                     ropekit_dtype_name(pl->x_dtype), ropekit_dtype_name(pl->cs_dtype),
-                     pl->desc_shapes, (long long)pl->head_size, (long long)pl->rot_dim,
-                     (long long)pl->tokens, sec, pl->kernel_name ? pl->kernel_name : "-",
-                     (long long)pl->tasks, pl->threads, pl->noop ? " (no-op)" : "");
+    int n =
+        snprintf(buf, len,
+                 "rope %s %s dtypes=%s/%s %s head_size=%lld rotary_dim=%lld tokens=%lld%s "
+                 "kernel=%s tasks=%lld threads=%d%s%s",
+                 pl->style == RK_ROPE_NEOX ? "neox" : "gptj", pl->mrope ? "mrope" : "rope",
+                 ropekit_dtype_name(pl->x_dtype), ropekit_dtype_name(pl->cs_dtype), pl->desc_shapes,
+                 (long long)pl->head_size, (long long)pl->rot_dim, (long long)pl->tokens, sec,
+                 pl->kernel_name ? pl->kernel_name : "-", (long long)pl->tasks, pl->threads,
+                 pl->prefetch ? " prefetch" : "", pl->noop ? " (no-op)" : "");
     return n < 0 ? 0 : (size_t)n;
 }

@@ -86,6 +86,7 @@ struct rk_rope_plan {
     const char *kernel_name; /* the kernel set, e.g. "avx512+bf16" */
     int64_t tasks, tokens_per_task;
     int threads;
+    bool prefetch; /* operands large enough to stream from memory */
     char desc_shapes[160];
 };
 
