@@ -29,8 +29,7 @@ RK_INLINE void rk512_rope_neox_block(const char *in, char *out, const char *cos,
     __m512 s = rk512_load(sin + j * cs, cdt, m);
     __m512 oa, ob;
     rk512_pair_forward(xa, xb, c, s, c, s, &oa, &ob);
-    rk512_store(out + j * xs, oa, xdt, m);
-    rk512_store(out + (j + h) * xs, ob, xdt, m);
+    rk512_store2(out + j * xs, oa, out + (j + h) * xs, ob, xdt, m);
 }
 
 RK_INLINE void rk512_rope_neox_head(const char *in, char *out, const char *cos, const char *sin,

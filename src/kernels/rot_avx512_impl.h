@@ -29,8 +29,7 @@ RK_INLINE void rk512_rot_half_step(char *x, const char *c, const char *s, int64_
         rk512_pair_backward(a, b, cp, sp, cr, sr, &oa, &ob);
     else
         rk512_pair_forward(a, b, cp, sp, cr, sr, &oa, &ob);
-    rk512_store(x + j * xs, oa, xdt, m);
-    rk512_store(x + (j + h) * xs, ob, xdt, m);
+    rk512_store2(x + j * xs, oa, x + (j + h) * xs, ob, xdt, m);
 }
 
 /* Rotate-half on x[0, 2h). */
@@ -141,8 +140,7 @@ RK_INLINE void rk512_rot_ihalf_row(char *x, const char *c, const char *s, int64_
             __m512 a, b;
             rk512_deinterleave(lo, hi, &a, &b);
             rk512_pair_forward(a, b, cp, sp, cr, sr, &oa, &ob);
-            rk512_store(x + j * xs, oa, xdt, m);
-            rk512_store(x + (j + h) * xs, ob, xdt, m);
+            rk512_store2(x + j * xs, oa, x + (j + h) * xs, ob, xdt, m);
         }
     }
 }

@@ -70,34 +70,21 @@ RK_INLINE __m256i rk512_to_bf16_exact(__m512 v) {
 #define RK512_CLASS_SUBNORMAL 0x20 /* vfpclassps: denormal */
 
 /* Stores computed values. Lanes that are NaN become the canonical quiet NaN (as
- * rk_store_elem does); such lanes are rare, so one class test decides between the
- * plain path and the careful one. With RK512_HW_BF16, vcvtneps2bf16 narrows to bf16:
- * it rounds to nearest even but reads subnormal inputs as zero (SPEC §1 keeps them),
- * so subnormal lanes also take the careful path. */
-RK_INLINE void rk512_store(char *p, __m512 v, enum rk_kdtype dt, __mmask16 m) {
-#if defined(RK512_HW_BF16)
-    const int special_classes =
-        dt == RK_KDT_BF16 ? RK512_CLASS_NAN | RK512_CLASS_SUBNORMAL : RK512_CLASS_NAN;
-#else
-    const int special_classes = RK512_CLASS_NAN;
-#endif
-    __mmask16 special = _mm512_fpclass_ps_mask(v, special_classes);
-    if (special) {
-        __mmask16 nan = _mm512_fpclass_ps_mask(v, RK512_CLASS_NAN);
-        v = _mm512_mask_mov_ps(v, nan, _mm512_castsi512_ps(_mm512_set1_epi32(0x7fc00000)));
-    }
+ * rk_store_elem does); such lanes are rare, so one test decides between the plain
+ * path and the careful one. With RK512_HW_BF16, vcvtneps2bf16 narrows to bf16: it
+ * rounds to nearest even but reads subnormal inputs as zero (SPEC §1 keeps them), so
+ * subnormal lanes also take the careful path. */
+RK_INLINE void rk512_store_plain(char *p, __m512 v, enum rk_kdtype dt, __mmask16 m) {
     switch (dt) {
     case RK_KDT_F16:
         rk512_store16(p, _mm512_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT), m);
         break;
     case RK_KDT_BF16:
 #if defined(RK512_HW_BF16)
-        if (!special) {
-            rk512_store16(p, (__m256i)_mm512_cvtneps_pbh(v), m);
-            break;
-        }
-#endif
+        rk512_store16(p, (__m256i)_mm512_cvtneps_pbh(v), m);
+#else
         rk512_store16(p, rk512_to_bf16_exact(v), m);
+#endif
         break;
     default:
         if (m == 0xffff)
@@ -105,6 +92,46 @@ RK_INLINE void rk512_store(char *p, __m512 v, enum rk_kdtype dt, __mmask16 m) {
         else
             _mm512_mask_storeu_ps(p, m, v);
         break;
+    }
+}
+
+RK_INLINE void rk512_store_careful(char *p, __m512 v, enum rk_kdtype dt, __mmask16 m) {
+    __mmask16 nan = _mm512_fpclass_ps_mask(v, RK512_CLASS_NAN);
+    v = _mm512_mask_mov_ps(v, nan, _mm512_castsi512_ps(_mm512_set1_epi32(0x7fc00000)));
+    if (dt == RK_KDT_BF16)
+        rk512_store16(p, rk512_to_bf16_exact(v), m);
+    else
+        rk512_store_plain(p, v, dt, m);
+}
+
+/* Lanes of v that need the careful store when narrowed with vcvtneps2bf16. */
+RK_INLINE __mmask16 rk512_hw_bf16_subnormals(__m512 v, enum rk_kdtype dt) {
+#if defined(RK512_HW_BF16)
+    return dt == RK_KDT_BF16 ? _mm512_fpclass_ps_mask(v, RK512_CLASS_SUBNORMAL) : 0;
+#else
+    (void)v;
+    (void)dt;
+    return 0;
+#endif
+}
+
+RK_INLINE void rk512_store(char *p, __m512 v, enum rk_kdtype dt, __mmask16 m) {
+    if (_mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q) | rk512_hw_bf16_subnormals(v, dt))
+        rk512_store_careful(p, v, dt, m);
+    else
+        rk512_store_plain(p, v, dt, m);
+}
+
+/* Two results with one test: an unordered compare of a with b finds a NaN in either. */
+RK_INLINE void rk512_store2(char *pa, __m512 a, char *pb, __m512 b, enum rk_kdtype dt,
+                            __mmask16 m) {
+    if (_mm512_cmp_ps_mask(a, b, _CMP_UNORD_Q) | rk512_hw_bf16_subnormals(a, dt) |
+        rk512_hw_bf16_subnormals(b, dt)) {
+        rk512_store_careful(pa, a, dt, m);
+        rk512_store_careful(pb, b, dt, m);
+    } else {
+        rk512_store_plain(pa, a, dt, m);
+        rk512_store_plain(pb, b, dt, m);
     }
 }
 
