@@ -88,6 +88,42 @@ RK_INLINE void rk512_rope_gptj_head(const char *in, char *out, const char *cos, 
                               rk512_mask((2 * h - k) / 2), xdt, cdt);
 }
 
+/* GPT-J on bf16 with fp32 coefficients c[j], s[j]: a bf16 pair (2j, 2j + 1) is one
+ * 32-bit word, so a 64-byte load holds 16 pairs and splits into a (low halves moved
+ * up) and b (high halves kept) with one shift and one and. The results are rounded
+ * exactly with integer arithmetic and packed back into words with one or. */
+RK_INLINE void rk512_rope_gptj_bf16_block(const char *in, char *out, const float *c, const float *s,
+                                          int64_t j, __mmask16 m) {
+    const __m512i hi_half = _mm512_set1_epi32((int)0xffff0000u);
+    __m512i v =
+        m == 0xffff ? _mm512_loadu_si512(in + 4 * j) : _mm512_maskz_loadu_epi32(m, in + 4 * j);
+    __m512 xa = _mm512_castsi512_ps(_mm512_slli_epi32(v, 16));
+    __m512 xb = _mm512_castsi512_ps(_mm512_and_si512(v, hi_half));
+    __m512 cv = rk512_load((const char *)(c + j), RK_KDT_F32, m);
+    __m512 sv = rk512_load((const char *)(s + j), RK_KDT_F32, m);
+    __m512 oa, ob;
+    rk512_pair_forward(xa, xb, cv, sv, cv, sv, &oa, &ob);
+    if (_mm512_cmp_ps_mask(oa, ob, _CMP_UNORD_Q)) {
+        oa = rk512_canonical_nan(oa);
+        ob = rk512_canonical_nan(ob);
+    }
+    __m512i packed = _mm512_or_si512(_mm512_srli_epi32(rk512_round_to_bf16_bits(oa), 16),
+                                     _mm512_and_si512(rk512_round_to_bf16_bits(ob), hi_half));
+    if (m == 0xffff)
+        _mm512_storeu_si512(out + 4 * j, packed);
+    else
+        _mm512_mask_storeu_epi32(out + 4 * j, m, packed);
+}
+
+RK_INLINE void rk512_rope_gptj_bf16_head(const char *in, char *out, const float *c, const float *s,
+                                         int64_t h) {
+    int64_t j = 0;
+    for (; j + 16 <= h; j += 16)
+        rk512_rope_gptj_bf16_block(in, out, c, s, j, (__mmask16)0xffff);
+    if (j < h)
+        rk512_rope_gptj_bf16_block(in, out, c, s, j, rk512_mask(h - j));
+}
+
 /* Widens h coefficients to fp32; with `dup`, writes each twice (2h values), the first
  * copy negated when `negate_even` (for GPT-J's sin). */
 RK_INLINE void rk512_widen_coeffs(const char *src, float *dst, int64_t h, int dup, int negate_even,
@@ -120,9 +156,11 @@ RK_INLINE void rk512_rope_rows(const struct rk_rope_rows *a, int gptj, enum rk_k
     const int hoist = a->heads > 1 && h <= RK512_ROPE_HOIST_MAX && (gptj || cdt != RK_KDT_F32);
     _Alignas(64) float cf[2 * RK512_ROPE_HOIST_MAX];
     _Alignas(64) float sf[2 * RK512_ROPE_HOIST_MAX];
+    /* bf16 GPT-J works on packed pairs with plain coefficients (see above). */
+    const int dup = gptj && xdt != RK_KDT_BF16;
     if (hoist) {
-        rk512_widen_coeffs(a->cos, cf, h, gptj, 0, cdt);
-        rk512_widen_coeffs(a->sin, sf, h, gptj, gptj, cdt);
+        rk512_widen_coeffs(a->cos, cf, h, dup, 0, cdt);
+        rk512_widen_coeffs(a->sin, sf, h, dup, dup, cdt);
     }
     /* Out of place, whole heads are read (the pass-through is copied) and written. */
     const int64_t used = (a->in == a->out ? 2 * h : a->head_size) * xs;
@@ -135,7 +173,9 @@ RK_INLINE void rk512_rope_rows(const struct rk_rope_rows *a, int gptj, enum rk_k
             if (out != in)
                 rk_prefetch_row(out, a->out_head, ahead, used);
         }
-        if (hoist && gptj)
+        if (hoist && gptj && xdt == RK_KDT_BF16)
+            rk512_rope_gptj_bf16_head(in, out, cf, sf, h);
+        else if (hoist && gptj)
             rk512_rope_gptj_head_dup(in, out, cf, sf, h, xdt);
         else if (hoist)
             rk512_rope_neox_head(in, out, (const char *)cf, (const char *)sf, h, xdt, RK_KDT_F32);

@@ -56,14 +56,23 @@ RK_INLINE void rk512_store16(char *p, __m256i v, __mmask16 m) {
         _mm256_mask_storeu_epi16(p, m, v);
 }
 
-/* RNE to bf16 with integer arithmetic; exact for every input (NaN lanes must already be
- * canonical, which this keeps). */
-RK_INLINE __m256i rk512_to_bf16_exact(__m512 v) {
+/* The fp32 bits rounded to nearest even at bit 16: the bf16 value is the high half.
+ * Exact for every input (NaN lanes must already be canonical, which this keeps). */
+RK_INLINE __m512i rk512_round_to_bf16_bits(__m512 v) {
     __m512i u = _mm512_castps_si512(v);
     __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(u, 16), _mm512_set1_epi32(1));
-    __m512i rounded = _mm512_srli_epi32(
-        _mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7fff)), lsb), 16);
-    return _mm512_cvtepi32_epi16(rounded);
+    return _mm512_add_epi32(_mm512_add_epi32(u, _mm512_set1_epi32(0x7fff)), lsb);
+}
+
+/* RNE to bf16 with integer arithmetic. */
+RK_INLINE __m256i rk512_to_bf16_exact(__m512 v) {
+    return _mm512_cvtepi32_epi16(_mm512_srli_epi32(rk512_round_to_bf16_bits(v), 16));
+}
+
+/* NaN lanes made the canonical quiet NaN. */
+RK_INLINE __m512 rk512_canonical_nan(__m512 v) {
+    return _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q),
+                              _mm512_castsi512_ps(_mm512_set1_epi32(0x7fc00000)));
 }
 
 #define RK512_CLASS_NAN 0x81       /* vfpclassps: QNaN | SNaN */
@@ -96,8 +105,7 @@ RK_INLINE void rk512_store_plain(char *p, __m512 v, enum rk_kdtype dt, __mmask16
 }
 
 RK_INLINE void rk512_store_careful(char *p, __m512 v, enum rk_kdtype dt, __mmask16 m) {
-    __mmask16 nan = _mm512_fpclass_ps_mask(v, RK512_CLASS_NAN);
-    v = _mm512_mask_mov_ps(v, nan, _mm512_castsi512_ps(_mm512_set1_epi32(0x7fc00000)));
+    v = rk512_canonical_nan(v);
     if (dt == RK_KDT_BF16)
         rk512_store16(p, rk512_to_bf16_exact(v), m);
     else
