@@ -89,30 +89,16 @@ RK_INLINE void rk512_rope_gptj_head(const char *in, char *out, const char *cos, 
 }
 
 /* GPT-J on bf16 with fp32 coefficients c[j], s[j]: a bf16 pair (2j, 2j + 1) is one
- * 32-bit word, so a 64-byte load holds 16 pairs and splits into a (low halves moved
- * up) and b (high halves kept) with one shift and one and. The results are rounded
- * exactly with integer arithmetic and packed back into words with one or. */
+ * 32-bit word, so 16 pairs load, split, round and pack back with a few integer ops
+ * (rk512_load_bf16_pairs / rk512_store_bf16_pairs) instead of widening shuffles. */
 RK_INLINE void rk512_rope_gptj_bf16_block(const char *in, char *out, const float *c, const float *s,
                                           int64_t j, __mmask16 m) {
-    const __m512i hi_half = _mm512_set1_epi32((int)0xffff0000u);
-    __m512i v =
-        m == 0xffff ? _mm512_loadu_si512(in + 4 * j) : _mm512_maskz_loadu_epi32(m, in + 4 * j);
-    __m512 xa = _mm512_castsi512_ps(_mm512_slli_epi32(v, 16));
-    __m512 xb = _mm512_castsi512_ps(_mm512_and_si512(v, hi_half));
+    __m512 xa, xb, oa, ob;
+    rk512_load_bf16_pairs(in + 4 * j, m, &xa, &xb);
     __m512 cv = rk512_load((const char *)(c + j), RK_KDT_F32, m);
     __m512 sv = rk512_load((const char *)(s + j), RK_KDT_F32, m);
-    __m512 oa, ob;
     rk512_pair_forward(xa, xb, cv, sv, cv, sv, &oa, &ob);
-    if (_mm512_cmp_ps_mask(oa, ob, _CMP_UNORD_Q)) {
-        oa = rk512_canonical_nan(oa);
-        ob = rk512_canonical_nan(ob);
-    }
-    __m512i packed = _mm512_or_si512(_mm512_srli_epi32(rk512_round_to_bf16_bits(oa), 16),
-                                     _mm512_and_si512(rk512_round_to_bf16_bits(ob), hi_half));
-    if (m == 0xffff)
-        _mm512_storeu_si512(out + 4 * j, packed);
-    else
-        _mm512_mask_storeu_epi32(out + 4 * j, m, packed);
+    rk512_store_bf16_pairs(out + 4 * j, oa, ob, m);
 }
 
 RK_INLINE void rk512_rope_gptj_bf16_head(const char *in, char *out, const float *c, const float *s,

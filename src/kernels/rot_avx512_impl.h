@@ -91,6 +91,83 @@ RK_INLINE void rk512_rot_interleave_row_signed(char *x, const float *c, const fl
         rk512_rot_signed_step(x, c, ss, k, rk512_mask(len - k), backward, xdt);
 }
 
+/* The 16 pairs at p (32 values of dtype dt) split into even and odd members in fp32;
+ * n: pairs present (16 or more: all). */
+RK_INLINE void rk512_split_pairs(const char *p, int64_t n, enum rk_kdtype dt, __m512 *even,
+                                 __m512 *odd) {
+    if (dt == RK_KDT_BF16) {
+        rk512_load_bf16_pairs(p, rk512_mask(n), even, odd);
+        return;
+    }
+    __m512 lo = rk512_load(p, dt, rk512_mask(2 * n));
+    __m512 hi = rk512_load(p + 16 * RK_SIZE(dt), dt, rk512_mask(2 * n - 16));
+    rk512_deinterleave(lo, hi, even, odd);
+}
+
+/* Interleaved pairs on bf16 x, 16 per block as packed words (rk512_load_bf16_pairs),
+ * with the even and odd members of cos and sin split the same way. */
+RK_INLINE void rk512_rot_bf16_pairs_step(char *x, __m512 ce, __m512 co, __m512 se, __m512 so,
+                                         __mmask16 m, int backward) {
+    __m512 a, b, oa, ob;
+    rk512_load_bf16_pairs(x, m, &a, &b);
+    if (backward) /* even: g[p]c[p] + g[r]s[r]; odd: g[r]c[r] - g[p]s[p] */
+        rk512_pair_backward(a, b, ce, se, co, so, &oa, &ob);
+    else /* even: v[p]c[p] - v[r]s[p]; odd: v[r]c[r] + v[p]s[r] */
+        rk512_pair_forward(a, b, ce, se, co, so, &oa, &ob);
+    rk512_store_bf16_pairs(x, oa, ob, m);
+}
+
+RK_INLINE void rk512_rot_bf16_pairs_block(char *x, const char *c, const char *s, int64_t i,
+                                          int64_t n, int backward, enum rk_kdtype cdt) {
+    const int64_t cs = RK_SIZE(cdt);
+    __m512 ce, co, se, so;
+    rk512_split_pairs(c + 2 * i * cs, n, cdt, &ce, &co);
+    rk512_split_pairs(s + 2 * i * cs, n, cdt, &se, &so);
+    rk512_rot_bf16_pairs_step(x + 4 * i, ce, co, se, so, rk512_mask(n), backward);
+}
+
+RK_INLINE void rk512_rot_interleave_bf16_row(char *x, const char *c, const char *s, int64_t len,
+                                             int backward, enum rk_kdtype cdt) {
+    const int64_t pairs = len / 2;
+    int64_t i = 0;
+    for (; i + 16 <= pairs; i += 16)
+        rk512_rot_bf16_pairs_block(x, c, s, i, 16, backward, cdt);
+    if (i < pairs)
+        rk512_rot_bf16_pairs_block(x, c, s, i, pairs - i, backward, cdt);
+}
+
+/* With cos/sin split once into fp32 arrays: cf = [even members | odd members], sf too. */
+RK_INLINE void rk512_rot_bf16_pairs_hoisted_block(char *x, const float *cf, const float *sf,
+                                                  int64_t i, int64_t pairs, __mmask16 m,
+                                                  int backward) {
+    __m512 ce = rk512_load((const char *)(cf + i), RK_KDT_F32, m);
+    __m512 co = rk512_load((const char *)(cf + pairs + i), RK_KDT_F32, m);
+    __m512 se = rk512_load((const char *)(sf + i), RK_KDT_F32, m);
+    __m512 so = rk512_load((const char *)(sf + pairs + i), RK_KDT_F32, m);
+    rk512_rot_bf16_pairs_step(x + 4 * i, ce, co, se, so, m, backward);
+}
+
+RK_INLINE void rk512_rot_interleave_bf16_row_hoisted(char *x, const float *cf, const float *sf,
+                                                     int64_t len, int backward) {
+    const int64_t pairs = len / 2;
+    int64_t i = 0;
+    for (; i + 16 <= pairs; i += 16)
+        rk512_rot_bf16_pairs_hoisted_block(x, cf, sf, i, pairs, (__mmask16)0xffff, backward);
+    if (i < pairs)
+        rk512_rot_bf16_pairs_hoisted_block(x, cf, sf, i, pairs, rk512_mask(pairs - i), backward);
+}
+
+/* Splits a row of len values (len / 2 pairs) into fp32 [even members | odd members]. */
+RK_INLINE void rk512_split_row(const char *src, float *dst, int64_t len, enum rk_kdtype cdt) {
+    const int64_t pairs = len / 2, cs = RK_SIZE(cdt);
+    for (int64_t i = 0; i < pairs; i += 16) {
+        __m512 e, o;
+        rk512_split_pairs(src + 2 * i * cs, pairs - i, cdt, &e, &o);
+        _mm512_mask_storeu_ps(dst + i, rk512_mask(pairs - i), e);
+        _mm512_mask_storeu_ps(dst + pairs + i, rk512_mask(pairs - i), o);
+    }
+}
+
 /* Widens len coefficients to fp32, negating the even ones when `negate_even`. */
 RK_INLINE void rk512_widen_row(const char *src, float *dst, int64_t len, int negate_even,
                                enum rk_kdtype cdt) {
@@ -157,7 +234,12 @@ RK_INLINE void rk512_rot_rows(const struct rk_rot_rows *a, int mode, int backwar
                       (cdt != RK_KDT_F32 || mode == 1);
     _Alignas(64) float cf[RK512_ROT_HOIST_MAX];
     _Alignas(64) float sf[RK512_ROT_HOIST_MAX];
-    if (hoist) {
+    /* bf16 interleave works on packed pairs (rk512_rot_interleave_bf16_row). */
+    const int bf16_pairs = mode == 1 && xdt == RK_KDT_BF16;
+    if (hoist && bf16_pairs) {
+        rk512_split_row(a->cos, cf, len, cdt);
+        rk512_split_row(a->sin, sf, len, cdt);
+    } else if (hoist) {
         rk512_widen_row(a->cos, cf, len, 0, cdt);
         rk512_widen_row(a->sin, sf, len, mode == 1, cdt);
     }
@@ -172,6 +254,10 @@ RK_INLINE void rk512_rot_rows(const struct rk_rot_rows *a, int mode, int backwar
         const char *s = hoist ? (const char *)sf : a->sin + row * a->s_row;
         if (mode == 0) {
             rk512_rot_half_block(x, c, s, len / 2, backward, xdt, kdt);
+        } else if (bf16_pairs && hoist) {
+            rk512_rot_interleave_bf16_row_hoisted(x, cf, sf, len, backward);
+        } else if (bf16_pairs) {
+            rk512_rot_interleave_bf16_row(x, c, s, len, backward, cdt);
         } else if (mode == 1 && hoist) {
             rk512_rot_interleave_row_signed(x, cf, sf, len, backward, xdt);
         } else if (mode == 1) {

@@ -143,6 +143,30 @@ RK_INLINE void rk512_store2(char *pa, __m512 a, char *pb, __m512 b, enum rk_kdty
     }
 }
 
+/* bf16 pairs (2i, 2i + 1) as 32-bit words: 16 pairs per 64 bytes, split into the even
+ * members (low halves moved up) and the odd ones (high halves kept). m: pairs present. */
+RK_INLINE void rk512_load_bf16_pairs(const char *p, __mmask16 m, __m512 *even, __m512 *odd) {
+    __m512i v = m == 0xffff ? _mm512_loadu_si512(p) : _mm512_maskz_loadu_epi32(m, p);
+    *even = _mm512_castsi512_ps(_mm512_slli_epi32(v, 16));
+    *odd = _mm512_castsi512_ps(_mm512_and_si512(v, _mm512_set1_epi32((int)0xffff0000u)));
+}
+
+/* Inverse of rk512_load_bf16_pairs: rounds both members exactly (integer arithmetic,
+ * NaN made canonical) and packs them back into words. */
+RK_INLINE void rk512_store_bf16_pairs(char *p, __m512 even, __m512 odd, __mmask16 m) {
+    if (_mm512_cmp_ps_mask(even, odd, _CMP_UNORD_Q)) {
+        even = rk512_canonical_nan(even);
+        odd = rk512_canonical_nan(odd);
+    }
+    __m512i packed = _mm512_or_si512(
+        _mm512_srli_epi32(rk512_round_to_bf16_bits(even), 16),
+        _mm512_and_si512(rk512_round_to_bf16_bits(odd), _mm512_set1_epi32((int)0xffff0000u)));
+    if (m == 0xffff)
+        _mm512_storeu_si512(p, packed);
+    else
+        _mm512_mask_storeu_epi32(p, m, packed);
+}
+
 /* Forward pair (SPEC §3.3): oa = a*cp - b*sp, ob = b*cr + a*sr. */
 RK_INLINE void rk512_pair_forward(__m512 a, __m512 b, __m512 cp, __m512 sp, __m512 cr, __m512 sr,
                                   __m512 *oa, __m512 *ob) {
