@@ -18,7 +18,8 @@ static void rkb_usage(FILE *out) {
             "usage: ropekit bench [options]\n\n"
             "Times the RoPE workloads (W1-W5 RopeWithSinCosCache, P1-P3 and G2\n"
             "InplacePartialRotaryMul, D1 aclnn round trip) per dtype, style and thread count,\n"
-            "against two baselines measured in the same run, and the scalar path:\n"
+            "against two baselines timed in rounds interleaved with it (ratios paired per\n"
+            "round), and the scalar path:\n"
             "  copy   memcpy of the same number of bytes (dense)\n"
             "  touch  read and write back in place just the bytes the op touches,\n"
             "         with its row geometry (rows, stride, used bytes) and prefetch\n\n"
@@ -79,6 +80,7 @@ static int rkb_parse(int argc, char **argv, struct rkb_run *r) {
     int ncustom = 0;
     r->opt.max_threads = rkb_online_cpus();
     r->opt.budget_s = 0.3;
+    r->opt.rounds = 3;
     r->opt.scalar = true;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -90,6 +92,7 @@ static int rkb_parse(int argc, char **argv, struct rkb_run *r) {
             r->opt.json = true;
         } else if (!strcmp(a, "--quick")) {
             r->opt.budget_s = 0.05;
+            r->opt.rounds = 2;
         } else if (!strcmp(a, "--no-scalar")) {
             r->opt.scalar = false;
         } else if (!strcmp(a, "--threads") && val) {
@@ -160,12 +163,11 @@ static void rkb_progress(const struct rkb_run *r, int done, int total, const cha
     fflush(stderr);
 }
 
-/* Measures one configuration at `threads`, and the scalar path when asked. */
+/* Measures one configuration at `threads`: the op in rounds interleaved with its copy and
+ * touch baselines (the round trip alone), and the scalar path when asked. */
 static bool rkb_measure(const struct rkb_run *r, const struct rkb_config *c, int threads,
                         struct rkb_result *res) {
     const bool roundtrip = c->w->kind == RKB_ROUNDTRIP;
-    const double budget = roundtrip ? r->opt.budget_s : r->opt.budget_s;
-    const int max_runs = roundtrip ? 200000 : 10000;
     memset(res, 0, sizeof *res);
     res->cfg = *c;
     res->threads = threads;
@@ -177,20 +179,37 @@ static bool rkb_measure(const struct rkb_run *r, const struct rkb_config *c, int
     if (!k)
         return false;
     snprintf(res->plan, sizeof res->plan, "%s", rkb_case_describe(k));
-    struct rkb_timing t = rkb_time((void (*)(void *))rkb_case_run, k, budget, 3, max_runs);
-    rkb_case_free(k);
-    res->median_s = t.median_s;
-    res->min_s = t.min_s;
-    if (!roundtrip)
-        res->copy_bw = rkb_copy_bandwidth(res->bytes, threads, r->opt.budget_s);
+    struct rkb_task tasks[3] = {{(void (*)(void *))rkb_case_run, k, res->bytes}};
+    int ntasks = 1, copy = 0, touch = 0;
     int64_t rows, stride, used;
-    if (rkb_touch_geometry(c, &rows, &stride, &used))
-        res->touch_bw = rkb_touch_bandwidth(rows, stride, used, threads, r->opt.budget_s);
+    if (!roundtrip && rkb_copy_task(res->bytes, threads, &tasks[ntasks]))
+        copy = ntasks++;
+    if (rkb_touch_geometry(c, &rows, &stride, &used) &&
+        rkb_touch_task(rows, stride, used, threads, &tasks[ntasks]))
+        touch = ntasks++;
+    struct rkb_paired p;
+    const bool ok =
+        roundtrip ? rkb_time_paired(tasks, 1, 1, r->opt.budget_s, 3, 200000, &p)
+                  : rkb_time_paired(tasks, ntasks, r->opt.rounds, r->opt.budget_s, 2, 10000, &p);
+    rkb_case_free(k);
+    if (!ok)
+        return false;
+    res->median_s = p.t[0].median_s;
+    res->min_s = p.t[0].min_s;
+    if (copy) {
+        res->copy_bw = p.bw[copy];
+        res->copy_ratio = p.ratio[copy];
+    }
+    if (touch) {
+        res->touch_bw = p.bw[touch];
+        res->touch_ratio = p.ratio[touch];
+    }
     if (r->opt.scalar && !roundtrip && res->isa != ROPEKIT_ISA_SCALAR) {
         ropekit_set_max_isa(ROPEKIT_ISA_SCALAR);
         struct rkb_case *ks = rkb_case_new(c);
         if (ks) {
-            struct rkb_timing ts = rkb_time((void (*)(void *))rkb_case_run, ks, budget, 2, 100);
+            struct rkb_timing ts =
+                rkb_time((void (*)(void *))rkb_case_run, ks, r->opt.budget_s, 2, 100);
             res->scalar_median_s = ts.median_s;
             rkb_case_free(ks);
         }
@@ -238,5 +257,6 @@ int rkb_main(int argc, char **argv) {
     else
         rkb_report_table(stdout, &r.opt, results, n);
     free(results);
+    rkb_baselines_free();
     return failed ? 1 : 0;
 }

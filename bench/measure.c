@@ -21,26 +21,83 @@ static int rkb_cmp_double(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
+/* The median of the sorted s[0..n), n > 0. */
+static double rkb_median(const double *s, int n) {
+    return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+}
+
+static void rkb_sort(double *s, int n) {
+    qsort(s, (size_t)n, sizeof *s, rkb_cmp_double);
+}
+
+#define RKB_MAX_ROUNDS 8
+
+bool rkb_time_paired(const struct rkb_task *tasks, int n, int rounds, double budget_s, int min_runs,
+                     int max_runs, struct rkb_paired *out) {
+    memset(out, 0, sizeof *out);
+    if (n < 1 || n > RKB_MAX_TASKS)
+        return false;
+    rounds = rounds < 1 ? 1 : rounds > RKB_MAX_ROUNDS ? RKB_MAX_ROUNDS : rounds;
+    min_runs = min_runs < 1 ? 1 : min_runs;
+    const int cap = max_runs / rounds > min_runs ? max_runs / rounds : min_runs;
+    const double slice = budget_s / rounds;
+    /* the samples of task i in round k: cnt[i][k] of them from s + (i * rounds + k) * cap */
+    double *s = malloc((size_t)n * (size_t)rounds * (size_t)cap * sizeof *s);
+    if (!s)
+        return false;
+    int cnt[RKB_MAX_TASKS][RKB_MAX_ROUNDS];
+    for (int k = 0; k < rounds; k++)
+        for (int i = 0; i < n; i++) {
+            double *ts = s + ((size_t)i * (size_t)rounds + (size_t)k) * (size_t)cap;
+            if (k == 0)
+                tasks[i].fn(tasks[i].ctx); /* warm up: page faults, caches, thread pool */
+            const double start = rkb_now();
+            int m = 0;
+            while (m < cap && (m < min_runs || rkb_now() - start < slice)) {
+                const double t0 = rkb_now();
+                tasks[i].fn(tasks[i].ctx);
+                ts[m++] = rkb_now() - t0;
+            }
+            cnt[i][k] = m;
+        }
+    /* each round's median, then all the samples of the task together */
+    double med[RKB_MAX_TASKS][RKB_MAX_ROUNDS];
+    for (int i = 0; i < n; i++) {
+        double *all = s + (size_t)i * (size_t)rounds * (size_t)cap;
+        int total = 0;
+        for (int k = 0; k < rounds; k++) {
+            double *ts = all + (size_t)k * (size_t)cap;
+            rkb_sort(ts, cnt[i][k]);
+            med[i][k] = rkb_median(ts, cnt[i][k]);
+            memmove(all + total, ts, (size_t)cnt[i][k] * sizeof *ts);
+            total += cnt[i][k];
+        }
+        rkb_sort(all, total);
+        out->t[i].runs = total;
+        out->t[i].min_s = all[0];
+        out->t[i].median_s = rkb_median(all, total);
+        out->bw[i] = out->t[i].median_s > 0 ? tasks[i].bytes / out->t[i].median_s : 0;
+        if (tasks[0].bytes <= 0 || tasks[i].bytes <= 0)
+            continue;
+        /* in round k, bw0 / bwi = (bytes0 / med0) / (bytesi / medi) */
+        double ratio[RKB_MAX_ROUNDS];
+        int nr = 0;
+        for (int k = 0; k < rounds; k++)
+            if (med[0][k] > 0 && med[i][k] > 0)
+                ratio[nr++] = tasks[0].bytes * med[i][k] / (tasks[i].bytes * med[0][k]);
+        rkb_sort(ratio, nr);
+        out->ratio[i] = nr ? rkb_median(ratio, nr) : 0;
+    }
+    free(s);
+    return true;
+}
+
 struct rkb_timing rkb_time(void (*fn)(void *ctx), void *ctx, double budget_s, int min_runs,
                            int max_runs) {
-    struct rkb_timing t = {0, 0, 0};
-    double *samples = malloc((size_t)max_runs * sizeof *samples);
-    if (!samples)
-        return t;
-    fn(ctx); /* warm up: page faults, caches, thread pool */
-    double start = rkb_now();
-    int n = 0;
-    while (n < max_runs && (n < min_runs || rkb_now() - start < budget_s)) {
-        double t0 = rkb_now();
-        fn(ctx);
-        samples[n++] = rkb_now() - t0;
-    }
-    qsort(samples, (size_t)n, sizeof *samples, rkb_cmp_double);
-    t.runs = n;
-    t.min_s = samples[0];
-    t.median_s = n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
-    free(samples);
-    return t;
+    const struct rkb_task task = {fn, ctx, 0};
+    struct rkb_paired p;
+    rkb_time_paired(&task, 1, 1, budget_s, min_runs, max_runs, &p);
+    return p.t[0];
 }
 
 /* The rows [*lo, *hi) of `n` that thread t of `threads` takes (a static split). */
@@ -50,51 +107,32 @@ static void rkb_split(int64_t n, int threads, int t, int64_t *lo, int64_t *hi) {
     *hi = *lo + chunk < n ? *lo + chunk : n;
 }
 
-/* A 64-byte aligned buffer of `bytes` (rounded up to whole lines) filled with `fill`. */
-static char *rkb_buffer(size_t bytes, int fill) {
-    size_t size = (bytes + 63) / 64 * 64;
-    char *p = aligned_alloc(64, size ? size : 64);
-    if (p)
-        memset(p, fill, size);
-    return p;
-}
-
-/* Bandwidth in bytes/s of fn(ctx) moving `moved` bytes, from its median time. */
-static double rkb_bandwidth(void (*fn)(void *ctx), void *ctx, double moved, double budget_s) {
-    struct rkb_timing t = rkb_time(fn, ctx, budget_s, 5, 100000);
-    return t.median_s > 0 ? moved / t.median_s : 0;
-}
-
-/* Baseline results of this run, per (kind, key, threads). */
-enum { RKB_BASE_COPY, RKB_BASE_TOUCH };
-#define RKB_CACHE 64
+/* The baselines' buffers, reused from one task to the next and grown when a task needs
+ * more: 64-byte aligned, whole lines, filled once when allocated. */
+enum { RKB_BUF_COPY_SRC, RKB_BUF_COPY_DST, RKB_BUF_TOUCH, RKB_NBUF };
 static struct {
-    int kind;
-    double key[3];
-    int threads;
-    double bandwidth;
-} rkb_cache[RKB_CACHE];
-static int rkb_cached;
+    char *p;
+    size_t size;
+} rkb_bufs[RKB_NBUF];
 
-static bool rkb_cache_get(int kind, const double key[3], int threads, double *bw) {
-    for (int i = 0; i < rkb_cached; i++)
-        if (rkb_cache[i].kind == kind && rkb_cache[i].threads == threads &&
-            !memcmp(rkb_cache[i].key, key, sizeof rkb_cache[i].key)) {
-            *bw = rkb_cache[i].bandwidth;
-            return true;
-        }
-    return false;
+static char *rkb_buffer(int which, size_t bytes, int fill) {
+    size_t size = bytes ? (bytes + 63) / 64 * 64 : 64;
+    if (rkb_bufs[which].size < size) {
+        free(rkb_bufs[which].p);
+        rkb_bufs[which].p = aligned_alloc(64, size);
+        rkb_bufs[which].size = rkb_bufs[which].p ? size : 0;
+        if (rkb_bufs[which].p)
+            memset(rkb_bufs[which].p, fill, size);
+    }
+    return rkb_bufs[which].p;
 }
 
-static double rkb_cache_put(int kind, const double key[3], int threads, double bw) {
-    if (rkb_cached < RKB_CACHE) {
-        rkb_cache[rkb_cached].kind = kind;
-        memcpy(rkb_cache[rkb_cached].key, key, sizeof rkb_cache[rkb_cached].key);
-        rkb_cache[rkb_cached].threads = threads;
-        rkb_cache[rkb_cached].bandwidth = bw;
-        rkb_cached++;
+void rkb_baselines_free(void) {
+    for (int i = 0; i < RKB_NBUF; i++) {
+        free(rkb_bufs[i].p);
+        rkb_bufs[i].p = NULL;
+        rkb_bufs[i].size = 0;
     }
-    return bw;
 }
 
 struct rkb_copy_job {
@@ -117,23 +155,19 @@ static void rkb_copy_run(void *ctx) {
     }
 }
 
-double rkb_copy_bandwidth(double bytes, int threads, double budget_s) {
-    const double key[3] = {bytes, 0, 0};
-    double bw;
-    if (rkb_cache_get(RKB_BASE_COPY, key, threads, &bw))
-        return bw;
+static struct rkb_copy_job rkb_copy_job;
+
+bool rkb_copy_task(double bytes, int threads, struct rkb_task *task) {
     size_t half = (size_t)(bytes / 2);
     if (half < 64)
         half = 64;
-    char *src = rkb_buffer(half, 1), *dst = rkb_buffer(half, 2);
-    bw = 0;
-    if (src && dst) {
-        struct rkb_copy_job job = {dst, src, half, threads < 1 ? 1 : threads};
-        bw = rkb_bandwidth(rkb_copy_run, &job, 2.0 * (double)half, budget_s);
-    }
-    free(src);
-    free(dst);
-    return rkb_cache_put(RKB_BASE_COPY, key, threads, bw);
+    char *src = rkb_buffer(RKB_BUF_COPY_SRC, half, 1);
+    char *dst = rkb_buffer(RKB_BUF_COPY_DST, half, 2);
+    if (!src || !dst)
+        return false;
+    rkb_copy_job = (struct rkb_copy_job){dst, src, half, threads < 1 ? 1 : threads};
+    *task = (struct rkb_task){rkb_copy_run, &rkb_copy_job, 2.0 * (double)half};
+    return true;
 }
 
 /* The library's software prefetch (src/kernels/prefetch.h): for operands of at least
@@ -184,19 +218,16 @@ static void rkb_touch_run(void *ctx) {
     }
 }
 
-double rkb_touch_bandwidth(int64_t rows, int64_t stride, int64_t used, int threads,
-                           double budget_s) {
-    const double key[3] = {(double)rows, (double)stride, (double)used};
-    double bw;
-    if (rkb_cache_get(RKB_BASE_TOUCH, key, threads, &bw))
-        return bw;
-    bw = 0;
-    char *buf =
-        rows > 0 && used > 0 && stride >= used ? rkb_buffer((size_t)(rows * stride), 3) : NULL;
-    if (buf) {
-        struct rkb_touch_job job = {buf, rows, stride, used, threads < 1 ? 1 : threads};
-        bw = rkb_bandwidth(rkb_touch_run, &job, 2.0 * (double)rows * (double)used, budget_s);
-    }
-    free(buf);
-    return rkb_cache_put(RKB_BASE_TOUCH, key, threads, bw);
+static struct rkb_touch_job rkb_touch_job;
+
+bool rkb_touch_task(int64_t rows, int64_t stride, int64_t used, int threads,
+                    struct rkb_task *task) {
+    if (rows <= 0 || used <= 0 || stride < used)
+        return false;
+    char *buf = rkb_buffer(RKB_BUF_TOUCH, (size_t)(rows * stride), 3);
+    if (!buf)
+        return false;
+    rkb_touch_job = (struct rkb_touch_job){buf, rows, stride, used, threads < 1 ? 1 : threads};
+    *task = (struct rkb_task){rkb_touch_run, &rkb_touch_job, 2.0 * (double)rows * (double)used};
+    return true;
 }

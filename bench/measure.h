@@ -1,7 +1,9 @@
-/* Timing: repeated runs with a time budget, and the copy and touch baselines. */
+/* Timing: repeated runs with a time budget, alone or paired with the copy and touch
+ * baselines in interleaved rounds. */
 #ifndef ROPEKIT_BENCH_MEASURE_H_
 #define ROPEKIT_BENCH_MEASURE_H_
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -11,22 +13,50 @@ struct rkb_timing {
     int runs;
 };
 
+/* Something to time: fn(ctx) moves `bytes` bytes (read + written) per call. */
+struct rkb_task {
+    void (*fn)(void *ctx);
+    void *ctx;
+    double bytes;
+};
+
+#define RKB_MAX_TASKS 4
+
+/* Timings of tasks measured together. */
+struct rkb_paired {
+    struct rkb_timing t[RKB_MAX_TASKS]; /* over all samples of each task */
+    double bw[RKB_MAX_TASKS];           /* bytes/s: bytes / median over all samples */
+    /* Median over the rounds of (task 0's bandwidth in the round) / (task i's bandwidth in
+     * the same round), each from the round's median time; ratio[0] is 1. 0: not measured. */
+    double ratio[RKB_MAX_TASKS];
+};
+
+/* Times tasks[0..n) in `rounds` interleaved rounds: in each round, each task in turn runs
+ * repeatedly for budget_s / rounds (at least min_runs times, and at most max_runs /
+ * rounds times). Each task is run once to warm up before its first round. So the ratios
+ * compare measurements taken at about the same time. False when out of memory. */
+bool rkb_time_paired(const struct rkb_task *tasks, int n, int rounds, double budget_s, int min_runs,
+                     int max_runs, struct rkb_paired *out);
+
 /* Runs fn(ctx) once to warm up, then repeatedly until `budget_s` has passed (at least
  * min_runs, at most max_runs times). */
 struct rkb_timing rkb_time(void (*fn)(void *ctx), void *ctx, double budget_s, int min_runs,
                            int max_runs);
 
-/* Copy bandwidth in bytes/s (bytes read + bytes written) for copying `bytes / 2` bytes
- * between two buffers with `threads` threads, as fast as memcpy does it. Results are
- * cached per (bytes, threads) for the run. */
-double rkb_copy_bandwidth(double bytes, int threads, double budget_s);
+/* The copy baseline as a task: memcpy of `bytes / 2` bytes between two buffers with
+ * `threads` threads (bytes read + bytes written: about `bytes`). */
+bool rkb_copy_task(double bytes, int threads, struct rkb_task *task);
 
-/* Touch bandwidth in bytes/s (2 * rows * used) for reading and writing back in place the
- * first `used` bytes of each of `rows` rows `stride` bytes apart, with `threads` threads
- * and the library's software prefetch when stride > used: what the op's own geometry
- * allows. Results are cached per (rows, stride, used, threads) for the run. */
-double rkb_touch_bandwidth(int64_t rows, int64_t stride, int64_t used, int threads,
-                           double budget_s);
+/* The touch baseline as a task: reading and writing back in place the first `used`
+ * bytes of each of `rows` rows `stride` bytes apart (2 * rows * used bytes), with
+ * `threads` threads and the library's software prefetch when it would prefetch: what
+ * the op's own geometry allows. */
+bool rkb_touch_task(int64_t rows, int64_t stride, int64_t used, int threads, struct rkb_task *task);
+
+/* The buffers of the baseline tasks are kept and reused from one task to the next of
+ * the same kind (a task stays valid until the next one of its kind is made); this frees
+ * them. */
+void rkb_baselines_free(void);
 
 double rkb_now(void);
 

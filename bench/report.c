@@ -30,7 +30,7 @@ static int rkb_target(const struct rkb_options *opt, const struct rkb_result *r,
         snprintf(why, len, "%.1f GB/s (target >= %.0f)", rkb_gbps(r), RKB_TARGET_IN_CACHE_GBPS);
         return rkb_gbps(r) >= RKB_TARGET_IN_CACHE_GBPS;
     }
-    double frac = r->copy_bw > 0 ? r->bytes / r->median_s / r->copy_bw : 0;
+    const double frac = r->copy_ratio;
     snprintf(why, len, "%.0f%% of copy (target >= %.0f%%)", 100 * frac,
              100 * RKB_TARGET_COPY_FRACTION);
     return frac >= RKB_TARGET_COPY_FRACTION;
@@ -42,7 +42,7 @@ void rkb_report_table(FILE *out, const struct rkb_options *opt, const struct rkb
             "median time)\n",
             ropekit_version_string(), ropekit_isa_name(ropekit_isa_detected()), opt->max_threads);
     fprintf(out, "(%%copy: vs memcpy of as many bytes; %%touch: vs reading and writing back in "
-                 "place just the op's bytes, same rows)\n");
+                 "place just the op's bytes, same rows; ratios paired per round)\n");
     fprintf(out, "%-4s %-10s %-9s %3s %10s %10s %8s %8s %6s %6s %8s %6s\n", "id", "style", "x/cs",
             "thr", "median_us", "min_us", "GB/s", "copyGB/s", "%copy", "%touch", "scalarGB",
             "simdx");
@@ -63,12 +63,11 @@ void rkb_report_table(FILE *out, const struct rkb_options *opt, const struct rkb
         }
         fprintf(out, " %8.1f", rkb_gbps(x));
         if (x->copy_bw > 0)
-            fprintf(out, " %8.1f %5.0f%%", x->copy_bw / 1e9,
-                    100 * x->bytes / x->median_s / x->copy_bw);
+            fprintf(out, " %8.1f %5.0f%%", x->copy_bw / 1e9, 100 * x->copy_ratio);
         else
             fprintf(out, " %8s %6s", "-", "-");
         if (x->touch_bw > 0)
-            fprintf(out, " %5.0f%%", 100 * x->bytes / x->median_s / x->touch_bw);
+            fprintf(out, " %5.0f%%", 100 * x->touch_ratio);
         else
             fprintf(out, " %6s", "-");
         if (x->scalar_median_s > 0)
@@ -120,10 +119,12 @@ void rkb_report_json(FILE *out, const struct rkb_options *opt, const struct rkb_
                 ", \"style\": \"%s\", \"x_dtype\": \"%s\", \"cs_dtype\": \"%s\", "
                 "\"threads\": %d, \"isa\": \"%s\", \"bytes\": %.0f, \"median_us\": %.3f, "
                 "\"min_us\": %.3f, \"gbps\": %.3f, \"copy_gbps\": %.3f, \"touch_gbps\": %.3f, "
-                "\"scalar_gbps\": %.3f, \"target\": %s, \"plan\": ",
+                "\"copy_ratio\": %.4f, \"touch_ratio\": %.4f, \"scalar_gbps\": %.3f, "
+                "\"target\": %s, \"plan\": ",
                 rkb_style_name(&x->cfg), ropekit_dtype_name(x->cfg.x_dtype),
                 ropekit_dtype_name(x->cfg.cs_dtype), x->threads, ropekit_isa_name(x->isa), x->bytes,
                 x->median_s * 1e6, x->min_s * 1e6, rkb_gbps(x), x->copy_bw / 1e9, x->touch_bw / 1e9,
+                x->copy_ratio, x->touch_ratio,
                 x->scalar_median_s > 0 ? x->bytes / x->scalar_median_s / 1e9 : 0.0,
                 t < 0 ? "null"
                 : t   ? "true"

@@ -10,6 +10,7 @@
 struct rkb_options {
     int max_threads;
     double budget_s;
+    int rounds; /* of the op interleaved with its baselines */
     bool scalar;
     bool json;
 };
@@ -22,6 +23,8 @@ struct rkb_result {
     double median_s, min_s;
     double copy_bw;         /* bytes/s of the copy baseline (0: not measured) */
     double touch_bw;        /* bytes/s of the touch baseline (0: not measured) */
+    double copy_ratio;      /* op / copy bandwidth, median of the rounds' ratios (0: none) */
+    double touch_ratio;     /* op / touch bandwidth, likewise */
     double scalar_median_s; /* 0: not measured */
     char plan[320];
 };

@@ -5,8 +5,9 @@ Usage: ropekit bench --json > bench.json && python3 scripts/bench_table.py bench
 
 One row per workload, style and dtype pair: GB/s at 1 thread and at the largest thread
 count, and at that thread count the copy and touch baselines of the same run, the
-operation's share of each, the scalar path and the SIMD gain over it, and whether the
-README's target for the row is met.
+operation's share of each (copy_ratio and touch_ratio, paired per round, when the JSON
+has them), the scalar path and the SIMD gain over it, and whether the README's target
+for the row is met.
 """
 import json
 import sys
@@ -38,15 +39,17 @@ def main(path):
             print(f"| {wid} | {style} | {xd}/{cd} | {one['median_us']:.2f} us "
                   f"| {full['median_us']:.2f} us | | | | | | | {target} |")
             continue
-        def pct(base):
-            return f"{100 * full['gbps'] / base:.0f}%" if base > 0 else ""
+        def pct(base, ratio_key):
+            if base <= 0:
+                return ""
+            return f"{100 * full.get(ratio_key, full['gbps'] / base):.0f}%"
         scalar = full.get("scalar_gbps", 0.0)
         scalar_cell = f"{scalar:.2f}" if scalar > 0 else ""
         gain = f"{full['gbps'] / scalar:.1f}x" if scalar > 0 else ""
         touch = full.get("touch_gbps", 0.0)
         print(f"| {wid} | {style} | {xd}/{cd} | {one['gbps']:.1f} | {full['gbps']:.1f} "
-              f"| {full['copy_gbps']:.1f} | {pct(full['copy_gbps'])} | {touch:.1f} "
-              f"| {pct(touch)} | {scalar_cell} | {gain} | {target} |")
+              f"| {full['copy_gbps']:.1f} | {pct(full['copy_gbps'], 'copy_ratio')} | {touch:.1f} "
+              f"| {pct(touch, 'touch_ratio')} | {scalar_cell} | {gain} | {target} |")
 
 
 if __name__ == "__main__":
