@@ -89,25 +89,52 @@ RK_INLINE void rk512_rope_gptj_head(const char *in, char *out, const char *cos, 
 }
 
 /* GPT-J on bf16 with fp32 coefficients c[j], s[j]: a bf16 pair (2j, 2j + 1) is one
- * 32-bit word, so 16 pairs load, split, round and pack back with a few integer ops
- * (rk512_load_bf16_pairs / rk512_store_bf16_pairs) instead of widening shuffles. */
+ * 32-bit word, so the split of rk512_load_bf16_split puts pair j's members in lane j of
+ * the even and the odd vector. */
 RK_INLINE void rk512_rope_gptj_bf16_block(const char *in, char *out, const float *c, const float *s,
-                                          int64_t j, __mmask16 m) {
+                                          int64_t j, int64_t n) {
+    const __mmask32 w = rk512_mask32(2 * n);
     __m512 xa, xb, oa, ob;
-    rk512_load_bf16_pairs(in + 4 * j, m, &xa, &xb);
-    __m512 cv = rk512_load((const char *)(c + j), RK_KDT_F32, m);
-    __m512 sv = rk512_load((const char *)(s + j), RK_KDT_F32, m);
+    rk512_load_bf16_split(in + 4 * j, w, &xa, &xb);
+    __m512 cv = rk512_load((const char *)(c + j), RK_KDT_F32, rk512_mask(n));
+    __m512 sv = rk512_load((const char *)(s + j), RK_KDT_F32, rk512_mask(n));
     rk512_pair_forward(xa, xb, cv, sv, cv, sv, &oa, &ob);
-    rk512_store_bf16_pairs(out + 4 * j, oa, ob, m);
+    rk512_store_bf16_split(out + 4 * j, oa, ob, w);
 }
 
 RK_INLINE void rk512_rope_gptj_bf16_head(const char *in, char *out, const float *c, const float *s,
                                          int64_t h) {
     int64_t j = 0;
     for (; j + 16 <= h; j += 16)
-        rk512_rope_gptj_bf16_block(in, out, c, s, j, (__mmask16)0xffff);
+        rk512_rope_gptj_bf16_block(in, out, c, s, j, 16);
     if (j < h)
-        rk512_rope_gptj_bf16_block(in, out, c, s, j, rk512_mask(h - j));
+        rk512_rope_gptj_bf16_block(in, out, c, s, j, h - j);
+}
+
+/* NeoX on bf16: 32 values of each half per block, split into even- and odd-indexed
+ * lanes (rk512_load_bf16_split); value j pairs with j + h in the same lane of the same
+ * split. cf/sf hold the coefficients split per 32-block (rk512_split_to_f32). */
+RK_INLINE void rk512_rope_neox_bf16_block(const char *in, char *out, const float *cf,
+                                          const float *sf, int64_t j, int64_t h, int64_t n) {
+    const __mmask32 w = rk512_mask32(n);
+    __m512 ae, ao, be, bo, oae, oao, obe, obo;
+    rk512_load_bf16_split(in + 2 * j, w, &ae, &ao);
+    rk512_load_bf16_split(in + 2 * (j + h), w, &be, &bo);
+    __m512 ce = _mm512_loadu_ps(cf + j), co = _mm512_loadu_ps(cf + j + 16);
+    __m512 se = _mm512_loadu_ps(sf + j), so = _mm512_loadu_ps(sf + j + 16);
+    rk512_pair_forward(ae, be, ce, se, ce, se, &oae, &obe);
+    rk512_pair_forward(ao, bo, co, so, co, so, &oao, &obo);
+    rk512_store_bf16_split(out + 2 * j, oae, oao, w);
+    rk512_store_bf16_split(out + 2 * (j + h), obe, obo, w);
+}
+
+RK_INLINE void rk512_rope_neox_bf16_head(const char *in, char *out, const float *cf,
+                                         const float *sf, int64_t h) {
+    int64_t j = 0;
+    for (; j + 32 <= h; j += 32)
+        rk512_rope_neox_bf16_block(in, out, cf, sf, j, h, 32);
+    if (j < h)
+        rk512_rope_neox_bf16_block(in, out, cf, sf, j, h, h - j);
 }
 
 /* Widens h coefficients to fp32; with `dup`, writes each twice (2h values), the first
@@ -139,12 +166,19 @@ RK_INLINE void rk512_widen_coeffs(const char *src, float *dst, int64_t h, int du
 RK_INLINE void rk512_rope_rows(const struct rk_rope_rows *a, int gptj, enum rk_kdtype xdt,
                                enum rk_kdtype cdt) {
     const int64_t h = a->half, xs = RK_SIZE(xdt);
-    const int hoist = a->heads > 1 && h <= RK512_ROPE_HOIST_MAX && (gptj || cdt != RK_KDT_F32);
+    const int hoist = a->heads > 1 && h <= RK512_ROPE_HOIST_MAX &&
+                      (gptj || cdt != RK_KDT_F32 || xdt == RK_KDT_BF16);
     _Alignas(64) float cf[2 * RK512_ROPE_HOIST_MAX];
     _Alignas(64) float sf[2 * RK512_ROPE_HOIST_MAX];
-    /* bf16 GPT-J works on packed pairs with plain coefficients (see above). */
-    const int dup = gptj && xdt != RK_KDT_BF16;
-    if (hoist) {
+    /* bf16 works on split lanes (see above): plain coefficients for GPT-J, split ones
+     * for NeoX. */
+    const int bf16 = xdt == RK_KDT_BF16, dup = gptj && !bf16;
+    if (hoist && bf16 && !gptj) {
+        for (int64_t j = 0; j < h; j += 32) {
+            rk512_split_to_f32(a->cos + j * RK_SIZE(cdt), h - j, cdt, cf + j);
+            rk512_split_to_f32(a->sin + j * RK_SIZE(cdt), h - j, cdt, sf + j);
+        }
+    } else if (hoist) {
         rk512_widen_coeffs(a->cos, cf, h, dup, 0, cdt);
         rk512_widen_coeffs(a->sin, sf, h, dup, dup, cdt);
     }
@@ -159,8 +193,10 @@ RK_INLINE void rk512_rope_rows(const struct rk_rope_rows *a, int gptj, enum rk_k
             if (out != in)
                 rk_prefetch_row(out, a->out_head, ahead, used);
         }
-        if (hoist && gptj && xdt == RK_KDT_BF16)
+        if (hoist && bf16 && gptj)
             rk512_rope_gptj_bf16_head(in, out, cf, sf, h);
+        else if (hoist && bf16)
+            rk512_rope_neox_bf16_head(in, out, cf, sf, h);
         else if (hoist && gptj)
             rk512_rope_gptj_head_dup(in, out, cf, sf, h, xdt);
         else if (hoist)

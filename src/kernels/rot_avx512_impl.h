@@ -91,81 +91,103 @@ RK_INLINE void rk512_rot_interleave_row_signed(char *x, const float *c, const fl
         rk512_rot_signed_step(x, c, ss, k, rk512_mask(len - k), backward, xdt);
 }
 
-/* The 16 pairs at p (32 values of dtype dt) split into even and odd members in fp32;
- * n: pairs present (16 or more: all). */
-RK_INLINE void rk512_split_pairs(const char *p, int64_t n, enum rk_kdtype dt, __m512 *even,
-                                 __m512 *odd) {
-    if (dt == RK_KDT_BF16) {
-        rk512_load_bf16_pairs(p, rk512_mask(n), even, odd);
-        return;
-    }
-    __m512 lo = rk512_load(p, dt, rk512_mask(2 * n));
-    __m512 hi = rk512_load(p + 16 * RK_SIZE(dt), dt, rk512_mask(2 * n - 16));
-    rk512_deinterleave(lo, hi, even, odd);
-}
-
-/* Interleaved pairs on bf16 x, 16 per block as packed words (rk512_load_bf16_pairs),
- * with the even and odd members of cos and sin split the same way. */
+/* Interleaved pairs on bf16 x: a pair is one 32-bit word, so rk512_load_bf16_split puts
+ * pair i's members in lane i of the even and the odd vector; cos and sin are split the
+ * same way (rk512_split_values), or come split from hoisted fp32 arrays. */
 RK_INLINE void rk512_rot_bf16_pairs_step(char *x, __m512 ce, __m512 co, __m512 se, __m512 so,
-                                         __mmask16 m, int backward) {
+                                         __mmask32 w, int backward) {
     __m512 a, b, oa, ob;
-    rk512_load_bf16_pairs(x, m, &a, &b);
+    rk512_load_bf16_split(x, w, &a, &b);
     if (backward) /* even: g[p]c[p] + g[r]s[r]; odd: g[r]c[r] - g[p]s[p] */
         rk512_pair_backward(a, b, ce, se, co, so, &oa, &ob);
     else /* even: v[p]c[p] - v[r]s[p]; odd: v[r]c[r] + v[p]s[r] */
         rk512_pair_forward(a, b, ce, se, co, so, &oa, &ob);
-    rk512_store_bf16_pairs(x, oa, ob, m);
+    rk512_store_bf16_split(x, oa, ob, w);
 }
 
-RK_INLINE void rk512_rot_bf16_pairs_block(char *x, const char *c, const char *s, int64_t i,
+/* n values (up to 32) from element k; direct coefficients of dtype cdt. */
+RK_INLINE void rk512_rot_bf16_pairs_block(char *x, const char *c, const char *s, int64_t k,
                                           int64_t n, int backward, enum rk_kdtype cdt) {
     const int64_t cs = RK_SIZE(cdt);
     __m512 ce, co, se, so;
-    rk512_split_pairs(c + 2 * i * cs, n, cdt, &ce, &co);
-    rk512_split_pairs(s + 2 * i * cs, n, cdt, &se, &so);
-    rk512_rot_bf16_pairs_step(x + 4 * i, ce, co, se, so, rk512_mask(n), backward);
+    rk512_split_values(c + k * cs, n, cdt, &ce, &co);
+    rk512_split_values(s + k * cs, n, cdt, &se, &so);
+    rk512_rot_bf16_pairs_step(x + 2 * k, ce, co, se, so, rk512_mask32(n), backward);
 }
 
-RK_INLINE void rk512_rot_interleave_bf16_row(char *x, const char *c, const char *s, int64_t len,
-                                             int backward, enum rk_kdtype cdt) {
-    const int64_t pairs = len / 2;
-    int64_t i = 0;
-    for (; i + 16 <= pairs; i += 16)
-        rk512_rot_bf16_pairs_block(x, c, s, i, 16, backward, cdt);
-    if (i < pairs)
-        rk512_rot_bf16_pairs_block(x, c, s, i, pairs - i, backward, cdt);
-}
-
-/* With cos/sin split once into fp32 arrays: cf = [even members | odd members], sf too. */
+/* Hoisted: cf/sf split per 32-block by rk512_split_to_f32. */
 RK_INLINE void rk512_rot_bf16_pairs_hoisted_block(char *x, const float *cf, const float *sf,
-                                                  int64_t i, int64_t pairs, __mmask16 m,
-                                                  int backward) {
-    __m512 ce = rk512_load((const char *)(cf + i), RK_KDT_F32, m);
-    __m512 co = rk512_load((const char *)(cf + pairs + i), RK_KDT_F32, m);
-    __m512 se = rk512_load((const char *)(sf + i), RK_KDT_F32, m);
-    __m512 so = rk512_load((const char *)(sf + pairs + i), RK_KDT_F32, m);
-    rk512_rot_bf16_pairs_step(x + 4 * i, ce, co, se, so, m, backward);
+                                                  int64_t k, int64_t n, int backward) {
+    rk512_rot_bf16_pairs_step(x + 2 * k, _mm512_loadu_ps(cf + k), _mm512_loadu_ps(cf + k + 16),
+                              _mm512_loadu_ps(sf + k), _mm512_loadu_ps(sf + k + 16),
+                              rk512_mask32(n), backward);
 }
 
-RK_INLINE void rk512_rot_interleave_bf16_row_hoisted(char *x, const float *cf, const float *sf,
-                                                     int64_t len, int backward) {
-    const int64_t pairs = len / 2;
-    int64_t i = 0;
-    for (; i + 16 <= pairs; i += 16)
-        rk512_rot_bf16_pairs_hoisted_block(x, cf, sf, i, pairs, (__mmask16)0xffff, backward);
-    if (i < pairs)
-        rk512_rot_bf16_pairs_hoisted_block(x, cf, sf, i, pairs, rk512_mask(pairs - i), backward);
-}
-
-/* Splits a row of len values (len / 2 pairs) into fp32 [even members | odd members]. */
-RK_INLINE void rk512_split_row(const char *src, float *dst, int64_t len, enum rk_kdtype cdt) {
-    const int64_t pairs = len / 2, cs = RK_SIZE(cdt);
-    for (int64_t i = 0; i < pairs; i += 16) {
-        __m512 e, o;
-        rk512_split_pairs(src + 2 * i * cs, pairs - i, cdt, &e, &o);
-        _mm512_mask_storeu_ps(dst + i, rk512_mask(pairs - i), e);
-        _mm512_mask_storeu_ps(dst + pairs + i, rk512_mask(pairs - i), o);
+RK_INLINE void rk512_rot_interleave_bf16_row(char *x, const char *c, const char *s, const float *cf,
+                                             const float *sf, int64_t len, int backward,
+                                             enum rk_kdtype cdt) {
+    int64_t k = 0;
+    for (; k + 32 <= len; k += 32) {
+        if (cf)
+            rk512_rot_bf16_pairs_hoisted_block(x, cf, sf, k, 32, backward);
+        else
+            rk512_rot_bf16_pairs_block(x, c, s, k, 32, backward, cdt);
     }
+    if (k < len) {
+        if (cf)
+            rk512_rot_bf16_pairs_hoisted_block(x, cf, sf, k, len - k, backward);
+        else
+            rk512_rot_bf16_pairs_block(x, c, s, k, len - k, backward, cdt);
+    }
+}
+
+/* Rotate-half on bf16 x: 32 values of each half per block in split lanes; value j pairs
+ * with j + h in the same lane. Coefficients direct (dtype cdt, cr/sr at j + h) or from
+ * hoisted split arrays (the second half's blocks start at h2 = h rounded up to 32). */
+RK_INLINE void rk512_rot_half_bf16_block(char *x, const char *c, const char *s, const float *cf,
+                                         const float *sf, int64_t j, int64_t h, int64_t h2,
+                                         int64_t n, int backward, enum rk_kdtype cdt) {
+    const int64_t cs = RK_SIZE(cdt);
+    const __mmask32 w = rk512_mask32(n);
+    __m512 ae, ao, be, bo, cpe, cpo, spe, spo, cre, cro, sre, sro, oae, oao, obe, obo;
+    rk512_load_bf16_split(x + 2 * j, w, &ae, &ao);
+    rk512_load_bf16_split(x + 2 * (j + h), w, &be, &bo);
+    if (cf) {
+        cpe = _mm512_loadu_ps(cf + j), cpo = _mm512_loadu_ps(cf + j + 16);
+        spe = _mm512_loadu_ps(sf + j), spo = _mm512_loadu_ps(sf + j + 16);
+        cre = _mm512_loadu_ps(cf + h2 + j), cro = _mm512_loadu_ps(cf + h2 + j + 16);
+        sre = _mm512_loadu_ps(sf + h2 + j), sro = _mm512_loadu_ps(sf + h2 + j + 16);
+    } else {
+        rk512_split_values(c + j * cs, n, cdt, &cpe, &cpo);
+        rk512_split_values(s + j * cs, n, cdt, &spe, &spo);
+        rk512_split_values(c + (j + h) * cs, n, cdt, &cre, &cro);
+        rk512_split_values(s + (j + h) * cs, n, cdt, &sre, &sro);
+    }
+    if (backward) {
+        rk512_pair_backward(ae, be, cpe, spe, cre, sre, &oae, &obe);
+        rk512_pair_backward(ao, bo, cpo, spo, cro, sro, &oao, &obo);
+    } else {
+        rk512_pair_forward(ae, be, cpe, spe, cre, sre, &oae, &obe);
+        rk512_pair_forward(ao, bo, cpo, spo, cro, sro, &oao, &obo);
+    }
+    rk512_store_bf16_split(x + 2 * j, oae, oao, w);
+    rk512_store_bf16_split(x + 2 * (j + h), obe, obo, w);
+}
+
+RK_INLINE void rk512_rot_half_bf16(char *x, const char *c, const char *s, const float *cf,
+                                   const float *sf, int64_t h, int64_t h2, int backward,
+                                   enum rk_kdtype cdt) {
+    int64_t j = 0;
+    for (; j + 32 <= h; j += 32)
+        rk512_rot_half_bf16_block(x, c, s, cf, sf, j, h, h2, 32, backward, cdt);
+    if (j < h)
+        rk512_rot_half_bf16_block(x, c, s, cf, sf, j, h, h2, h - j, backward, cdt);
+}
+
+/* Splits `n` coefficients into 32-blocks of fp32 (rk512_split_to_f32) at dst. */
+RK_INLINE void rk512_split_run(const char *src, int64_t n, enum rk_kdtype cdt, float *dst) {
+    for (int64_t k = 0; k < n; k += 32)
+        rk512_split_to_f32(src + k * RK_SIZE(cdt), n - k, cdt, dst + k);
 }
 
 /* Widens len coefficients to fp32, negating the even ones when `negate_even`. */
@@ -229,22 +251,29 @@ RK_INLINE void rk512_rot_ihalf_row(char *x, const char *c, const char *s, int64_
 /* mode: 0 half, 1 interleave, 2 quarter, 3 interleave-half. */
 RK_INLINE void rk512_rot_rows(const struct rk_rot_rows *a, int mode, int backward,
                               enum rk_kdtype xdt, enum rk_kdtype cdt) {
-    const int64_t len = a->len, xs = RK_SIZE(xdt);
+    const int64_t len = a->len, xs = RK_SIZE(xdt), cs_in = RK_SIZE(cdt);
+    /* bf16 x in half, interleave and quarter mode runs on split lanes (see above). */
+    const int split = xdt == RK_KDT_BF16 && mode != 3;
     const int hoist = a->rows > 1 && a->c_row == 0 && a->s_row == 0 && len <= RK512_ROT_HOIST_MAX &&
-                      (cdt != RK_KDT_F32 || mode == 1);
+                      (cdt != RK_KDT_F32 || mode == 1 || split);
+    /* Split coefficients: the row's runs (interleave 1 of len, half 2 of len / 2,
+     * quarter 4 of len / 4), each at a multiple of its length rounded up to 32. */
+    const int64_t runs = mode == 1 ? 1 : mode == 2 ? 4 : 2, run = len / runs;
+    const int64_t run32 = (run + 31) / 32 * 32;
     _Alignas(64) float cf[RK512_ROT_HOIST_MAX];
     _Alignas(64) float sf[RK512_ROT_HOIST_MAX];
-    /* bf16 interleave works on packed pairs (rk512_rot_interleave_bf16_row). */
-    const int bf16_pairs = mode == 1 && xdt == RK_KDT_BF16;
-    if (hoist && bf16_pairs) {
-        rk512_split_row(a->cos, cf, len, cdt);
-        rk512_split_row(a->sin, sf, len, cdt);
+    if (hoist && split) {
+        for (int64_t r = 0; r < runs; r++) {
+            rk512_split_run(a->cos + r * run * cs_in, run, cdt, cf + r * run32);
+            rk512_split_run(a->sin + r * run * cs_in, run, cdt, sf + r * run32);
+        }
     } else if (hoist) {
         rk512_widen_row(a->cos, cf, len, 0, cdt);
         rk512_widen_row(a->sin, sf, len, mode == 1, cdt);
     }
-    const enum rk_kdtype kdt = hoist ? RK_KDT_F32 : cdt;
+    const enum rk_kdtype kdt = hoist && !split ? RK_KDT_F32 : cdt;
     const int64_t cs = RK_SIZE(kdt);
+    const float *hc = hoist ? cf : NULL, *hs = hoist ? sf : NULL;
     const int64_t ahead = a->prefetch ? rk_prefetch_rows_ahead(a->x_row) : 0;
     for (int64_t row = 0; row < a->rows; row++) {
         char *x = a->x + row * a->x_row;
@@ -252,12 +281,15 @@ RK_INLINE void rk512_rot_rows(const struct rk_rot_rows *a, int mode, int backwar
             rk_prefetch_row(x, a->x_row, ahead, len * xs);
         const char *c = hoist ? (const char *)cf : a->cos + row * a->c_row;
         const char *s = hoist ? (const char *)sf : a->sin + row * a->s_row;
-        if (mode == 0) {
+        if (split && mode == 1) {
+            rk512_rot_interleave_bf16_row(x, c, s, hc, hs, len, backward, cdt);
+        } else if (split) { /* half: one rotate-half of run; quarter: two */
+            for (int64_t part = 0; part < runs / 2; part++)
+                rk512_rot_half_bf16(x + 2 * part * run * xs, c + 2 * part * run * cs,
+                                    s + 2 * part * run * cs, hc ? hc + 2 * part * run32 : NULL,
+                                    hs ? hs + 2 * part * run32 : NULL, run, run32, backward, cdt);
+        } else if (mode == 0) {
             rk512_rot_half_block(x, c, s, len / 2, backward, xdt, kdt);
-        } else if (bf16_pairs && hoist) {
-            rk512_rot_interleave_bf16_row_hoisted(x, cf, sf, len, backward);
-        } else if (bf16_pairs) {
-            rk512_rot_interleave_bf16_row(x, c, s, len, backward, cdt);
         } else if (mode == 1 && hoist) {
             rk512_rot_interleave_row_signed(x, cf, sf, len, backward, xdt);
         } else if (mode == 1) {

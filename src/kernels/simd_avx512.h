@@ -143,17 +143,24 @@ RK_INLINE void rk512_store2(char *pa, __m512 a, char *pb, __m512 b, enum rk_kdty
     }
 }
 
-/* bf16 pairs (2i, 2i + 1) as 32-bit words: 16 pairs per 64 bytes, split into the even
- * members (low halves moved up) and the odd ones (high halves kept). m: pairs present. */
-RK_INLINE void rk512_load_bf16_pairs(const char *p, __mmask16 m, __m512 *even, __m512 *odd) {
-    __m512i v = m == 0xffff ? _mm512_loadu_si512(p) : _mm512_maskz_loadu_epi32(m, p);
+/* Lanes [0, n) of a 32-lane (16-bit element) mask. */
+RK_INLINE __mmask32 rk512_mask32(int64_t n) {
+    return n >= 32 ? (__mmask32)0xffffffffu : n <= 0 ? (__mmask32)0 : (__mmask32)((1u << n) - 1u);
+}
+
+/* Up to 32 bf16 values at p (w: the words present) as fp32, split into the even-indexed
+ * ones (low halves of the 32-bit words, moved up) and the odd-indexed ones (high halves,
+ * kept): one load, a shift and an and, where widening takes shuffles. Kernels keep the
+ * split through the arithmetic, pairing even lanes with even lanes. */
+RK_INLINE void rk512_load_bf16_split(const char *p, __mmask32 w, __m512 *even, __m512 *odd) {
+    __m512i v = w == 0xffffffffu ? _mm512_loadu_si512(p) : _mm512_maskz_loadu_epi16(w, p);
     *even = _mm512_castsi512_ps(_mm512_slli_epi32(v, 16));
     *odd = _mm512_castsi512_ps(_mm512_and_si512(v, _mm512_set1_epi32((int)0xffff0000u)));
 }
 
-/* Inverse of rk512_load_bf16_pairs: rounds both members exactly (integer arithmetic,
- * NaN made canonical) and packs them back into words. */
-RK_INLINE void rk512_store_bf16_pairs(char *p, __m512 even, __m512 odd, __mmask16 m) {
+/* Inverse of rk512_load_bf16_split: rounds both halves exactly (integer arithmetic, NaN
+ * made canonical), packs them back into words and stores the words present in w. */
+RK_INLINE void rk512_store_bf16_split(char *p, __m512 even, __m512 odd, __mmask32 w) {
     if (_mm512_cmp_ps_mask(even, odd, _CMP_UNORD_Q)) {
         even = rk512_canonical_nan(even);
         odd = rk512_canonical_nan(odd);
@@ -161,10 +168,10 @@ RK_INLINE void rk512_store_bf16_pairs(char *p, __m512 even, __m512 odd, __mmask1
     __m512i packed = _mm512_or_si512(
         _mm512_srli_epi32(rk512_round_to_bf16_bits(even), 16),
         _mm512_and_si512(rk512_round_to_bf16_bits(odd), _mm512_set1_epi32((int)0xffff0000u)));
-    if (m == 0xffff)
+    if (w == 0xffffffffu)
         _mm512_storeu_si512(p, packed);
     else
-        _mm512_mask_storeu_epi32(p, m, packed);
+        _mm512_mask_storeu_epi16(p, w, packed);
 }
 
 /* Forward pair (SPEC §3.3): oa = a*cp - b*sp, ob = b*cr + a*sr. */
@@ -215,6 +222,28 @@ RK_INLINE void rk512_interleave(__m512 even, __m512 odd, __m512 *lo, __m512 *hi)
         _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
     *lo = _mm512_permutex2var_ps(even, il, odd);
     *hi = _mm512_permutex2var_ps(even, ih, odd);
+}
+
+/* Up to 32 values at p (n present) of dtype dt as fp32, split like
+ * rk512_load_bf16_split into the even- and odd-indexed ones. */
+RK_INLINE void rk512_split_values(const char *p, int64_t n, enum rk_kdtype dt, __m512 *even,
+                                  __m512 *odd) {
+    if (dt == RK_KDT_BF16) {
+        rk512_load_bf16_split(p, rk512_mask32(n), even, odd);
+        return;
+    }
+    __m512 lo = rk512_load(p, dt, rk512_mask(n));
+    __m512 hi = rk512_load(p + 16 * (dt == RK_KDT_F32 ? 4 : 2), dt, rk512_mask(n - 16));
+    rk512_deinterleave(lo, hi, even, odd);
+}
+
+/* Writes n values (up to 32) of src, split as above, to dst[0, 16) (even-indexed) and
+ * dst[16, 32) (odd-indexed): the fp32 form the split kernels load coefficients from. */
+RK_INLINE void rk512_split_to_f32(const char *src, int64_t n, enum rk_kdtype dt, float *dst) {
+    __m512 e, o;
+    rk512_split_values(src, n, dt, &e, &o);
+    _mm512_storeu_ps(dst, e);
+    _mm512_storeu_ps(dst + 16, o);
 }
 
 #endif /* ROPEKIT_KERNELS_SIMD_AVX512_H_ */
