@@ -20,6 +20,18 @@ RK_INLINE void rk256_rope_neox_head(const char *in, char *out, const char *cos, 
                                     int64_t h, enum rk_kdtype xdt, enum rk_kdtype cdt) {
     const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
     int64_t j = 0;
+    /* bf16: 16 values of each half in split lanes; j pairs with j + h in the same lane */
+    for (; xdt == RK_KDT_BF16 && j + 16 <= h; j += 16) {
+        __m256 ae, ao, be, bo, ce, co, se, so, oae, oao, obe, obo;
+        rk256_load_bf16_split(in + 2 * j, &ae, &ao);
+        rk256_load_bf16_split(in + 2 * (j + h), &be, &bo);
+        rk256_split_values(cos + j * cs, cdt, &ce, &co);
+        rk256_split_values(sin + j * cs, cdt, &se, &so);
+        rk256_pair_forward(ae, be, ce, se, ce, se, &oae, &obe);
+        rk256_pair_forward(ao, bo, co, so, co, so, &oao, &obo);
+        rk256_store_bf16_split(out + 2 * j, oae, oao);
+        rk256_store_bf16_split(out + 2 * (j + h), obe, obo);
+    }
     for (; j + 8 <= h; j += 8) {
         __m256 xa = rk256_load(in + j * xs, xdt), xb = rk256_load(in + (j + h) * xs, xdt);
         __m256 c = rk256_load(cos + j * cs, cdt), s = rk256_load(sin + j * cs, cdt);
@@ -38,6 +50,14 @@ RK_INLINE void rk256_rope_gptj_head(const char *in, char *out, const char *cos, 
                                     int64_t h, enum rk_kdtype xdt, enum rk_kdtype cdt) {
     const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
     int64_t j = 0;
+    /* bf16: a pair is one 32-bit word, so the split puts pair j's members in one lane */
+    for (; xdt == RK_KDT_BF16 && j + 8 <= h; j += 8) {
+        __m256 a, b, oa, ob;
+        rk256_load_bf16_split(in + 4 * j, &a, &b);
+        __m256 c = rk256_load(cos + j * cs, cdt), s = rk256_load(sin + j * cs, cdt);
+        rk256_pair_forward(a, b, c, s, c, s, &oa, &ob);
+        rk256_store_bf16_split(out + 4 * j, oa, ob);
+    }
     for (; j + 8 <= h; j += 8) {
         __m256 c_lo, c_hi, s_lo, s_hi;
         rk256_duplicate(rk256_load(cos + j * cs, cdt), &c_lo, &c_hi);

@@ -19,6 +19,25 @@ RK_INLINE void rk256_rot_half_block(char *x, const char *c, const char *s, int64
                                     enum rk_kdtype xdt, enum rk_kdtype cdt) {
     const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
     int64_t j = 0;
+    /* bf16: 16 values of each half in split lanes; j pairs with j + h in the same lane */
+    for (; xdt == RK_KDT_BF16 && j + 16 <= h; j += 16) {
+        __m256 ae, ao, be, bo, cpe, cpo, spe, spo, cre, cro, sre, sro, oae, oao, obe, obo;
+        rk256_load_bf16_split(x + 2 * j, &ae, &ao);
+        rk256_load_bf16_split(x + 2 * (j + h), &be, &bo);
+        rk256_split_values(c + j * cs, cdt, &cpe, &cpo);
+        rk256_split_values(s + j * cs, cdt, &spe, &spo);
+        rk256_split_values(c + (j + h) * cs, cdt, &cre, &cro);
+        rk256_split_values(s + (j + h) * cs, cdt, &sre, &sro);
+        if (backward) {
+            rk256_pair_backward(ae, be, cpe, spe, cre, sre, &oae, &obe);
+            rk256_pair_backward(ao, bo, cpo, spo, cro, sro, &oao, &obo);
+        } else {
+            rk256_pair_forward(ae, be, cpe, spe, cre, sre, &oae, &obe);
+            rk256_pair_forward(ao, bo, cpo, spo, cro, sro, &oao, &obo);
+        }
+        rk256_store_bf16_split(x + 2 * j, oae, oao);
+        rk256_store_bf16_split(x + 2 * (j + h), obe, obo);
+    }
     for (; j + 8 <= h; j += 8) {
         __m256 a = rk256_load(x + j * xs, xdt), b = rk256_load(x + (j + h) * xs, xdt);
         __m256 cp = rk256_load(c + j * cs, cdt), sp = rk256_load(s + j * cs, cdt);
@@ -43,6 +62,18 @@ RK_INLINE void rk256_rot_interleave_row(char *x, const char *c, const char *s, i
                                         int backward, enum rk_kdtype xdt, enum rk_kdtype cdt) {
     const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
     int64_t k = 0;
+    /* bf16: a pair is one 32-bit word, so the split puts pair members in one lane */
+    for (; xdt == RK_KDT_BF16 && k + 16 <= len; k += 16) {
+        __m256 a, b, ce, co, se, so, oa, ob;
+        rk256_load_bf16_split(x + 2 * k, &a, &b);
+        rk256_split_values(c + k * cs, cdt, &ce, &co);
+        rk256_split_values(s + k * cs, cdt, &se, &so);
+        if (backward) /* even: g[p]c[p] + g[r]s[r]; odd: g[r]c[r] - g[p]s[p] */
+            rk256_pair_backward(a, b, ce, se, co, so, &oa, &ob);
+        else /* even: v[p]c[p] - v[r]s[p]; odd: v[r]c[r] + v[p]s[r] */
+            rk256_pair_forward(a, b, ce, se, co, so, &oa, &ob);
+        rk256_store_bf16_split(x + 2 * k, oa, ob);
+    }
     for (; k + 8 <= len; k += 8) {
         __m256 v = rk256_load(x + k * xs, xdt);
         __m256 cv = rk256_load(c + k * cs, cdt), sv = rk256_load(s + k * cs, cdt);

@@ -37,25 +37,34 @@ RK_INLINE __m256 rk256_load(const char *p, enum rk_kdtype dt) {
     }
 }
 
-/* fp32 -> bf16 with ties to even, as rk_f32_to_bf16 for every non-NaN input (finite
- * overflow carries into inf). Callers pass canonical NaNs only, which the same sum
- * maps to 0x7fc0, the value rk_f32_to_bf16 gives them. */
-RK_INLINE __m128i rk256_to_bf16(__m256 v) {
+/* The fp32 bits rounded to nearest even at bit 16: the bf16 value is the high half.
+ * Exact for every non-NaN input (finite overflow carries into inf); callers pass
+ * canonical NaNs only, which the same sum maps to 0x7fc0, the value rk_f32_to_bf16
+ * gives them. */
+RK_INLINE __m256i rk256_round_to_bf16_bits(__m256 v) {
     __m256i u = _mm256_castps_si256(v);
     __m256i lsb = _mm256_and_si256(_mm256_srli_epi32(u, 16), _mm256_set1_epi32(1));
-    __m256i r = _mm256_srli_epi32(
-        _mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7fff)), lsb), 16);
+    return _mm256_add_epi32(_mm256_add_epi32(u, _mm256_set1_epi32(0x7fff)), lsb);
+}
+
+/* fp32 -> bf16 with ties to even, as rk_f32_to_bf16. */
+RK_INLINE __m128i rk256_to_bf16(__m256 v) {
+    __m256i r = _mm256_srli_epi32(rk256_round_to_bf16_bits(v), 16);
     /* Every lane is <= 0xffff, so the signed-to-unsigned saturating pack is exact. */
     return _mm_packus_epi32(_mm256_castsi256_si128(r), _mm256_extracti128_si256(r, 1));
 }
 
-/* Stores eight computed values: NaN lanes become the canonical quiet NaN first (as
- * rk_store_elem does), then f16 is rounded by vcvtps2ph with an explicit
- * round-to-nearest-even immediate (MXCSR is not consulted). */
+/* NaN lanes made the canonical quiet NaN (as rk_store_elem does). */
+RK_INLINE __m256 rk256_canonical_nan(__m256 v) {
+    return _mm256_blendv_ps(v, _mm256_castsi256_ps(_mm256_set1_epi32((int)RK_CANONICAL_NAN_BITS)),
+                            _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
+}
+
+/* Stores eight computed values: NaN lanes become the canonical quiet NaN first, then
+ * f16 is rounded by vcvtps2ph with an explicit round-to-nearest-even immediate (MXCSR
+ * is not consulted). */
 RK_INLINE void rk256_store(char *p, __m256 v, enum rk_kdtype dt) {
-    __m256 nan = _mm256_cmp_ps(v, v, _CMP_UNORD_Q);
-    v = _mm256_blendv_ps(v, _mm256_castsi256_ps(_mm256_set1_epi32((int)RK_CANONICAL_NAN_BITS)),
-                         nan);
+    v = rk256_canonical_nan(v);
     switch (dt) {
     case RK_KDT_F16:
         _mm_storeu_si128((__m128i *)(void *)p, _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT));
@@ -67,6 +76,24 @@ RK_INLINE void rk256_store(char *p, __m256 v, enum rk_kdtype dt) {
         _mm256_storeu_ps((float *)(void *)p, v);
         break;
     }
+}
+
+/* 16 bf16 values at p as fp32, split into the even-indexed ones (low halves of the
+ * 32-bit words, moved up) and the odd-indexed ones (high halves, kept): one load, a
+ * shift and an and, where widening takes shuffles. Kernels keep the split through the
+ * arithmetic, pairing even lanes with even lanes. */
+RK_INLINE void rk256_load_bf16_split(const char *p, __m256 *even, __m256 *odd) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)(const void *)p);
+    *even = _mm256_castsi256_ps(_mm256_slli_epi32(v, 16));
+    *odd = _mm256_castsi256_ps(_mm256_and_si256(v, _mm256_set1_epi32((int)0xffff0000u)));
+}
+
+/* Inverse of rk256_load_bf16_split: rounds both halves exactly and packs them back. */
+RK_INLINE void rk256_store_bf16_split(char *p, __m256 even, __m256 odd) {
+    __m256i lo = _mm256_srli_epi32(rk256_round_to_bf16_bits(rk256_canonical_nan(even)), 16);
+    __m256i hi = _mm256_and_si256(rk256_round_to_bf16_bits(rk256_canonical_nan(odd)),
+                                  _mm256_set1_epi32((int)0xffff0000u));
+    _mm256_storeu_si256((__m256i *)(void *)p, _mm256_or_si256(lo, hi));
 }
 
 /* Forward pair (SPEC §3.3): oa = a*cp - b*sp, ob = b*cr + a*sr. */
@@ -143,6 +170,16 @@ RK_INLINE void rk256_duplicate(__m256 c, __m256 *lo, __m256 *hi) {
     __m256 h = _mm256_unpackhi_ps(c, c); /* [c2 c2 c3 c3 | c6 c6 c7 c7] */
     *lo = _mm256_permute2f128_ps(l, h, 0x20);
     *hi = _mm256_permute2f128_ps(l, h, 0x31);
+}
+
+/* 16 values at p of dtype dt as fp32, split like rk256_load_bf16_split. */
+RK_INLINE void rk256_split_values(const char *p, enum rk_kdtype dt, __m256 *even, __m256 *odd) {
+    if (dt == RK_KDT_BF16) {
+        rk256_load_bf16_split(p, even, odd);
+        return;
+    }
+    rk256_deinterleave(rk256_load(p, dt), rk256_load(p + 8 * (dt == RK_KDT_F32 ? 4 : 2), dt), even,
+                       odd);
 }
 
 #endif /* ROPEKIT_KERNELS_SIMD_AVX2_H_ */
