@@ -49,18 +49,6 @@ static bool rkb_in_list(const char *list, const char *item) {
     return false;
 }
 
-struct rkb_dtype_choice {
-    const char *name;
-    ropekit_dtype x, cs;
-};
-
-static const struct rkb_dtype_choice rkb_dtypes[] = {
-    {"f32", ROPEKIT_F32, ROPEKIT_F32},
-    {"f16", ROPEKIT_F16, ROPEKIT_F16},
-    {"bf16", ROPEKIT_BF16, ROPEKIT_BF16},
-    {"mixed", ROPEKIT_BF16, ROPEKIT_F32},
-};
-
 static int rkb_online_cpus(void) {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n >= 1 ? (int)n : 1;
@@ -138,7 +126,9 @@ static int rkb_configs(const struct rkb_run *r, const struct rkb_workload *w,
     static const char *pr_styles[2] = {"half", "interleave"};
     const int style_ids[2][2] = {{ROPEKIT_ROPE_NEOX, ROPEKIT_ROPE_GPTJ},
                                  {ROPEKIT_ROTARY_HALF, ROPEKIT_ROTARY_INTERLEAVE}};
-    for (size_t d = 0; d < sizeof rkb_dtypes / sizeof rkb_dtypes[0]; d++) {
+    int ndt;
+    const struct rkb_dtype_choice *rkb_dtypes = rkb_dtype_choices(&ndt);
+    for (int d = 0; d < ndt; d++) {
         if (!rkb_in_list(r->dtypes, rkb_dtypes[d].name))
             continue;
         if (w->kind == RKB_ROUNDTRIP && d != 2) /* the decode round trip: bf16 only */

@@ -76,6 +76,29 @@ const struct rkb_workload *rkb_builtin(int *count) {
     return rkb_workloads;
 }
 
+bool rkb_find_workload(const char *spec, struct rkb_workload *w) {
+    int n;
+    const struct rkb_workload *builtin = rkb_builtin(&n);
+    for (int i = 0; i < n; i++)
+        if (strcmp(builtin[i].id, spec) == 0 && builtin[i].kind != RKB_ROUNDTRIP) {
+            *w = builtin[i];
+            return true;
+        }
+    return rkb_parse_workload(spec, w);
+}
+
+static const struct rkb_dtype_choice rkb_dtypes[] = {
+    {"f32", ROPEKIT_F32, ROPEKIT_F32},
+    {"f16", ROPEKIT_F16, ROPEKIT_F16},
+    {"bf16", ROPEKIT_BF16, ROPEKIT_BF16},
+    {"mixed", ROPEKIT_BF16, ROPEKIT_F32},
+};
+
+const struct rkb_dtype_choice *rkb_dtype_choices(int *count) {
+    *count = (int)(sizeof rkb_dtypes / sizeof rkb_dtypes[0]);
+    return rkb_dtypes;
+}
+
 bool rkb_parse_workload(const char *spec, struct rkb_workload *w) {
     long long v[10] = {0};
     int n = 0;

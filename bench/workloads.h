@@ -39,6 +39,16 @@ const char *rkb_style_name(const struct rkb_config *c);
 /* The built-in workloads (W1-W5, P1-P3, G2, D1). */
 const struct rkb_workload *rkb_builtin(int *count);
 
+/* A built-in id other than D1 (e.g. "W4") or a spec rkb_parse_workload takes. */
+bool rkb_find_workload(const char *spec, struct rkb_workload *w);
+
+/* The dtype choices: f32, f16, bf16 and mixed (bf16 x with fp32 cos/sin). */
+struct rkb_dtype_choice {
+    const char *name;
+    ropekit_dtype x, cs;
+};
+const struct rkb_dtype_choice *rkb_dtype_choices(int *count);
+
 /* Parses "rope:T,Hq,Hk,hs,R[,maxpos]" or "pr:B,S,N,D,start,end[,cB,cS,cN]" into w. */
 bool rkb_parse_workload(const char *spec, struct rkb_workload *w);
 

@@ -16,17 +16,6 @@ static void tk_explain_usage(FILE *out) {
             "      pr:B,S,N,D,start,end[,cB,cS,cN] (bf16 interleave), or a bench id (W1..P3).\n");
 }
 
-static bool tk_find_workload(const char *spec, struct rkb_workload *w) {
-    int n;
-    const struct rkb_workload *builtin = rkb_builtin(&n);
-    for (int i = 0; i < n; i++)
-        if (strcmp(builtin[i].id, spec) == 0 && builtin[i].kind != RKB_ROUNDTRIP) {
-            *w = builtin[i];
-            return true;
-        }
-    return rkb_parse_workload(spec, w);
-}
-
 int tk_cmd_explain(int argc, char **argv) {
     if (argc < 2 || tk_cli_is_help(argv[1])) {
         tk_explain_usage(argc < 2 ? stderr : stdout);
@@ -37,7 +26,7 @@ int tk_cmd_explain(int argc, char **argv) {
     int status = TK_EXIT_OK;
     for (int i = 1; i < argc; i++) {
         struct rkb_workload w;
-        if (!tk_find_workload(argv[i], &w)) {
+        if (!rkb_find_workload(argv[i], &w)) {
             fprintf(stderr, "ropekit explain: '%s' is not a problem spec\n", argv[i]);
             status = TK_EXIT_USAGE;
             continue;

@@ -10,6 +10,7 @@
     X(verify, "randomized self-check of the native and aclnn faces against float64")               \
     X(bench, "time the workloads against a copy of the same bytes and the scalar path")            \
     X(explain, "show the plan (kernel set, threads, tasks) chosen for a problem")                  \
+    X(run, "execute one problem N times and nothing else (for profilers)")                         \
     X(version, "print the library version, instruction set and thread count")
 
 #define TK_COMMAND_DECLARE_(name, summary) int tk_cmd_##name(int argc, char **argv);

@@ -1,0 +1,87 @@
+/* `ropekit run SPEC`: executes one problem a given number of times and nothing else, for
+ * profilers (valgrind --tool=callgrind, perf): the difference between two counts cancels
+ * the setup and leaves the cost of the extra runs. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "ropekit/ropekit.h"
+#include "workloads.h"
+
+static void tk_run_usage(FILE *out) {
+    fprintf(out, "usage: ropekit run SPEC [--count N] [--dtype f32|f16|bf16|mixed] [--style S]\n\n"
+                 "Runs the problem N times (default 1) on the native API with the plan the\n"
+                 "environment gives (ROPEKIT_NUM_THREADS, ROPEKIT_MAX_ISA), e.g.\n"
+                 "  ROPEKIT_MAX_ISA=avx2 valgrind --tool=callgrind ropekit run W1 --count 12\n"
+                 "SPEC: a bench id (W1..P3, G2) or rope:T,Hq,Hk,hs,R[,maxpos] or\n"
+                 "      pr:B,S,N,D,start,end[,cB,cS,cN].\n"
+                 "S: neox or gptj (rope; default neox), half, interleave, quarter or\n"
+                 "   interleave-half (partial rotary; default half).\n");
+}
+
+static bool tk_run_style(const char *name, bool rope, int *style) {
+    static const char *rope_styles[] = {"neox", "gptj"};
+    static const char *pr_styles[] = {"half", "interleave", "quarter", "interleave-half"};
+    const char **names = rope ? rope_styles : pr_styles;
+    const int n = rope ? 2 : 4;
+    for (int i = 0; i < n; i++)
+        if (strcmp(name, names[i]) == 0) {
+            *style = i; /* ropekit_rope_style / ropekit_rotary_mode values */
+            return true;
+        }
+    return false;
+}
+
+int tk_cmd_run(int argc, char **argv) {
+    if (argc < 2 || tk_cli_is_help(argv[1])) {
+        tk_run_usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? TK_EXIT_USAGE : TK_EXIT_OK;
+    }
+    struct rkb_workload w;
+    if (!rkb_find_workload(argv[1], &w)) {
+        fprintf(stderr, "ropekit run: '%s' is not a problem spec\n", argv[1]);
+        return TK_EXIT_USAGE;
+    }
+    const bool rope = w.kind == RKB_ROPE;
+    int64_t count = 1;
+    int ndt;
+    const struct rkb_dtype_choice *dtypes = rkb_dtype_choices(&ndt);
+    struct rkb_config c = {&w, ROPEKIT_BF16, ROPEKIT_BF16, 0};
+    for (int i = 2; i < argc; i++) {
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (tk_cli_option_is(argv[i], "--count")) {
+            if (!tk_cli_int_option(argc, argv, &i, "--count", 0, 1000000000, &count))
+                return TK_EXIT_USAGE;
+        } else if (!strcmp(argv[i], "--dtype") && val) {
+            int d = 0;
+            while (d < ndt && strcmp(val, dtypes[d].name) != 0)
+                d++;
+            if (d == ndt) {
+                fprintf(stderr, "ropekit run: unknown dtype '%s'\n", val);
+                return TK_EXIT_USAGE;
+            }
+            c.x_dtype = dtypes[d].x;
+            c.cs_dtype = dtypes[d].cs;
+            i++;
+        } else if (!strcmp(argv[i], "--style") && val) {
+            if (!tk_run_style(val, rope, &c.style)) {
+                fprintf(stderr, "ropekit run: style '%s' does not apply to %s\n", val, argv[1]);
+                return TK_EXIT_USAGE;
+            }
+            i++;
+        } else {
+            fprintf(stderr, "ropekit run: unknown option '%s'\n", argv[i]);
+            tk_run_usage(stderr);
+            return TK_EXIT_USAGE;
+        }
+    }
+    struct rkb_case *k = rkb_case_new(&c);
+    if (!k)
+        return TK_EXIT_FAIL;
+    for (int64_t r = 0; r < count; r++)
+        rkb_case_run(k);
+    printf("%s x %lld: %s\n", argv[1], (long long)count, rkb_case_describe(k));
+    rkb_case_free(k);
+    return TK_EXIT_OK;
+}
