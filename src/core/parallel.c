@@ -67,14 +67,39 @@ struct rk_split rk_split_work(int64_t work_items, int64_t item_bytes, int64_t mi
     return s;
 }
 
+/* Helper threads (beyond each caller's own) in parallel teams now running, library-wide.
+ * Calls from several threads at once (one per aclnn stream, say) share the budget, so
+ * they do not put budget x callers threads on the cores; results do not depend on the
+ * team size. */
+static atomic_int rk_helpers_busy;
+
+static int rk_team_acquire(int want) {
+    if (want <= 1)
+        return 1;
+    const int cap = rk_thread_budget() - 1;
+    int busy = atomic_load(&rk_helpers_busy);
+    for (;;) {
+        int extra = want - 1 < cap - busy ? want - 1 : cap - busy;
+        if (extra <= 0)
+            return 1;
+        if (atomic_compare_exchange_weak(&rk_helpers_busy, &busy, busy + extra))
+            return extra + 1;
+    }
+}
+
+static void rk_team_release(int team) {
+    if (team > 1)
+        atomic_fetch_sub(&rk_helpers_busy, team - 1);
+}
+
 void rk_parallel_for(int64_t tasks, int threads, rk_task_fn fn, void *ctx) {
 #ifdef _OPENMP
-    if (threads > 1 && tasks > 1) {
-        if (threads > tasks)
-            threads = (int)tasks;
-#pragma omp parallel for num_threads(threads) schedule(static)
+    const int team = rk_team_acquire(tasks < threads ? (int)tasks : threads);
+    if (team > 1) {
+#pragma omp parallel for num_threads(team) schedule(static)
         for (int64_t t = 0; t < tasks; t++)
             fn(ctx, t);
+        rk_team_release(team);
         return;
     }
 #else

@@ -10,7 +10,9 @@
 typedef void (*rk_task_fn)(void *ctx, int64_t task);
 
 /* Runs fn(ctx, t) for t in [0, tasks) on up to `threads` threads. With threads <= 1
- * or a single task it runs on the calling thread with no synchronization. */
+ * or a single task it runs on the calling thread with no synchronization. Concurrent
+ * calls share the thread budget: the helper threads of all running teams never exceed
+ * rk_thread_budget() - 1, and a call that finds none free runs on its caller alone. */
 void rk_parallel_for(int64_t tasks, int threads, rk_task_fn fn, void *ctx);
 
 /* Thread budget per operator call (ropekit_set_num_threads / ROPEKIT_NUM_THREADS /
