@@ -77,9 +77,75 @@ RK_INLINE void rk256_rope_gptj_head(const char *in, char *out, const char *cos, 
                           sin + j * cs, 0, xdt, cdt);
 }
 
+/* GPT-J with coefficients already duplicated and signed (see rope_avx512_impl.h):
+ * cd[2j] = cd[2j + 1] = c[j], sd[2j] = -s[j], sd[2j + 1] = s[j]; each output is then one
+ * add, equal to the scalar a*c - b*s bit for bit (NaN results are made canonical when
+ * stored). Pairs left over go through the scalar helper with the plain c[j], s[j]. */
+RK_INLINE void rk256_rope_gptj_head_dup(const char *in, char *out, const float *cd, const float *sd,
+                                        int64_t h, enum rk_kdtype xdt) {
+    const int64_t xs = RK_SIZE(xdt);
+    int64_t j = 0;
+    for (; j + 4 <= h; j += 4) {
+        __m256 v = rk256_load(in + 2 * j * xs, xdt);
+        __m256 p1 = _mm256_mul_ps(v, _mm256_loadu_ps(cd + 2 * j));
+        __m256 p2 = _mm256_mul_ps(rk256_swap_pairs(v), _mm256_loadu_ps(sd + 2 * j));
+        rk256_store(out + 2 * j * xs, _mm256_add_ps(p1, p2), xdt);
+    }
+    for (; j < h; j++) {
+        const char *c = (const char *)(cd + 2 * j), *s = (const char *)(sd + 2 * j + 1);
+        rk256_pair_scalar(in + 2 * j * xs, in + (2 * j + 1) * xs, out + 2 * j * xs,
+                          out + (2 * j + 1) * xs, c, s, c, s, 0, xdt, RK_KDT_F32);
+    }
+}
+
+/* Widens h coefficients of cos and sin to fp32; for GPT-J each is written twice, the
+ * first copy of sin negated (the layout rk256_rope_gptj_head_dup reads). */
+RK_INLINE void rk256_widen_coeffs(const char *cos, const char *sin, float *cf, float *sf, int64_t h,
+                                  int gptj, enum rk_kdtype cdt) {
+    const int64_t cs = RK_SIZE(cdt);
+    const __m256 even_sign = _mm256_castsi256_ps(_mm256_setr_epi32(
+        (int)0x80000000u, 0, (int)0x80000000u, 0, (int)0x80000000u, 0, (int)0x80000000u, 0));
+    int64_t j = 0;
+    for (; j + 8 <= h; j += 8) {
+        __m256 c = rk256_load(cos + j * cs, cdt), s = rk256_load(sin + j * cs, cdt);
+        if (!gptj) {
+            _mm256_storeu_ps(cf + j, c);
+            _mm256_storeu_ps(sf + j, s);
+            continue;
+        }
+        __m256 lo, hi;
+        rk256_duplicate(c, &lo, &hi);
+        _mm256_storeu_ps(cf + 2 * j, lo);
+        _mm256_storeu_ps(cf + 2 * j + 8, hi);
+        rk256_duplicate(s, &lo, &hi);
+        _mm256_storeu_ps(sf + 2 * j, _mm256_xor_ps(lo, even_sign));
+        _mm256_storeu_ps(sf + 2 * j + 8, _mm256_xor_ps(hi, even_sign));
+    }
+    for (; j < h; j++) {
+        const float c = rk_load_elem(cos + j * cs, cdt), s = rk_load_elem(sin + j * cs, cdt);
+        if (gptj) {
+            cf[2 * j] = cf[2 * j + 1] = c;
+            sf[2 * j] = -s;
+            sf[2 * j + 1] = s;
+        } else {
+            cf[j] = c;
+            sf[j] = s;
+        }
+    }
+}
+
+/* Coefficients shared by every head of a call are widened once into fp32 on the stack
+ * (for GPT-J duplicated and signed as above); bf16 x keeps its split-lane loads. */
+#define RK256_ROPE_HOIST_MAX 512
+
 RK_INLINE void rk256_rope_rows(const struct rk_rope_rows *a, int gptj, enum rk_kdtype xdt,
                                enum rk_kdtype cdt) {
     const int64_t h = a->half, xs = RK_SIZE(xdt);
+    const int hoist = a->heads > 1 && h <= RK256_ROPE_HOIST_MAX && xdt != RK_KDT_BF16 &&
+                      (gptj || cdt != RK_KDT_F32);
+    float cf[2 * RK256_ROPE_HOIST_MAX], sf[2 * RK256_ROPE_HOIST_MAX];
+    if (hoist)
+        rk256_widen_coeffs(a->cos, a->sin, cf, sf, h, gptj, cdt);
     /* Out of place, whole heads are read (the pass-through is copied) and written. */
     const int64_t used = (a->in == a->out ? 2 * h : a->head_size) * xs;
     const int64_t ahead = a->prefetch ? rk_prefetch_rows_ahead(a->in_head) : 0;
@@ -91,7 +157,11 @@ RK_INLINE void rk256_rope_rows(const struct rk_rope_rows *a, int gptj, enum rk_k
             if (out != in)
                 rk_prefetch_row(out, a->out_head, ahead, used);
         }
-        if (gptj)
+        if (hoist && gptj)
+            rk256_rope_gptj_head_dup(in, out, cf, sf, h, xdt);
+        else if (hoist)
+            rk256_rope_neox_head(in, out, (const char *)cf, (const char *)sf, h, xdt, RK_KDT_F32);
+        else if (gptj)
             rk256_rope_gptj_head(in, out, a->cos, a->sin, h, xdt, cdt);
         else
             rk256_rope_neox_head(in, out, a->cos, a->sin, h, xdt, cdt);
