@@ -136,28 +136,85 @@ RK_INLINE void rk256_rot_ihalf_row(char *x, const char *c, const char *s, int64_
     }
 }
 
+/* Rows that share one cos/sin row (a broadcast over heads) widen it once into fp32 on
+ * the stack; interleave also gets the sin with the sign of its use, ss[2i] = -s[2i],
+ * ss[2i + 1] = s[2i + 1], so each output is one add, equal to the scalar result bit for
+ * bit (b*(-s) = -(b*s) exactly, x + (-y) is x - y; NaN results are made canonical when
+ * stored). bf16 x keeps its split-lane loads of the original row, and fp32 interleave
+ * forward its vaddsubps. */
+#define RK256_ROT_HOIST_MAX 1024
+
+RK_INLINE void rk256_widen_row(const char *src, float *dst, int64_t len, int negate_even,
+                               enum rk_kdtype cdt) {
+    const int64_t cs = RK_SIZE(cdt);
+    const __m256 even_sign = _mm256_castsi256_ps(_mm256_setr_epi32(
+        (int)0x80000000u, 0, (int)0x80000000u, 0, (int)0x80000000u, 0, (int)0x80000000u, 0));
+    int64_t k = 0;
+    for (; k + 8 <= len; k += 8) {
+        __m256 v = rk256_load(src + k * cs, cdt);
+        _mm256_storeu_ps(dst + k, negate_even ? _mm256_xor_ps(v, even_sign) : v);
+    }
+    for (; k < len; k++) {
+        const float v = rk_load_elem(src + k * cs, cdt);
+        dst[k] = negate_even && k % 2 == 0 ? -v : v;
+    }
+}
+
+/* Interleaved pairs with the widened c and signed ss above; forward v*c + swap(v)*ss,
+ * backward g*c + swap(g*ss). A pair left over uses the original row (c0, s0). */
+RK_INLINE void rk256_rot_interleave_row_signed(char *x, const float *c, const float *ss,
+                                               const char *c0, const char *s0, int64_t len,
+                                               int backward, enum rk_kdtype xdt,
+                                               enum rk_kdtype cdt) {
+    const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
+    int64_t k = 0;
+    for (; k + 8 <= len; k += 8) {
+        __m256 v = rk256_load(x + k * xs, xdt);
+        __m256 sv = _mm256_loadu_ps(ss + k);
+        __m256 p2 = backward ? rk256_swap_pairs(_mm256_mul_ps(v, sv))
+                             : _mm256_mul_ps(rk256_swap_pairs(v), sv);
+        rk256_store(x + k * xs, _mm256_add_ps(_mm256_mul_ps(v, _mm256_loadu_ps(c + k)), p2), xdt);
+    }
+    for (; k + 1 < len; k += 2) {
+        char *pa = x + k * xs, *pb = x + (k + 1) * xs;
+        rk256_pair_scalar(pa, pb, pa, pb, c0 + k * cs, s0 + k * cs, c0 + (k + 1) * cs,
+                          s0 + (k + 1) * cs, backward, xdt, cdt);
+    }
+}
+
 /* mode: 0 half, 1 interleave, 2 quarter, 3 interleave-half. */
 RK_INLINE void rk256_rot_rows(const struct rk_rot_rows *a, int mode, int backward,
                               enum rk_kdtype xdt, enum rk_kdtype cdt) {
-    const int64_t len = a->len, xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
+    const int64_t len = a->len, xs = RK_SIZE(xdt);
+    const int hoist = a->rows > 1 && a->c_row == 0 && a->s_row == 0 && len <= RK256_ROT_HOIST_MAX &&
+                      xdt != RK_KDT_BF16 && (cdt != RK_KDT_F32 || (mode == 1 && backward));
+    float cf[RK256_ROT_HOIST_MAX], sf[RK256_ROT_HOIST_MAX];
+    if (hoist) {
+        rk256_widen_row(a->cos, cf, len, 0, cdt);
+        rk256_widen_row(a->sin, sf, len, mode == 1, cdt);
+    }
+    const enum rk_kdtype kdt = hoist ? RK_KDT_F32 : cdt;
+    const int64_t cs = RK_SIZE(kdt);
     const int64_t ahead = a->prefetch ? rk_prefetch_rows_ahead(a->x_row) : 0;
     for (int64_t row = 0; row < a->rows; row++) {
         char *x = a->x + row * a->x_row;
         if (ahead)
             rk_prefetch_row(x, a->x_row, ahead, len * xs);
-        const char *c = a->cos + row * a->c_row;
-        const char *s = a->sin + row * a->s_row;
+        const char *c = hoist ? (const char *)cf : a->cos + row * a->c_row;
+        const char *s = hoist ? (const char *)sf : a->sin + row * a->s_row;
         if (mode == 0) {
-            rk256_rot_half_block(x, c, s, len / 2, backward, xdt, cdt);
+            rk256_rot_half_block(x, c, s, len / 2, backward, xdt, kdt);
+        } else if (mode == 1 && hoist) {
+            rk256_rot_interleave_row_signed(x, cf, sf, a->cos, a->sin, len, backward, xdt, cdt);
         } else if (mode == 1) {
-            rk256_rot_interleave_row(x, c, s, len, backward, xdt, cdt);
+            rk256_rot_interleave_row(x, c, s, len, backward, xdt, kdt);
         } else if (mode == 2) {
             const int64_t q = len / 4;
-            rk256_rot_half_block(x, c, s, q, backward, xdt, cdt);
+            rk256_rot_half_block(x, c, s, q, backward, xdt, kdt);
             rk256_rot_half_block(x + 2 * q * xs, c + 2 * q * cs, s + 2 * q * cs, q, backward, xdt,
-                                 cdt);
+                                 kdt);
         } else {
-            rk256_rot_ihalf_row(x, c, s, len, a->scratch, backward, xdt, cdt);
+            rk256_rot_ihalf_row(x, c, s, len, a->scratch, backward, xdt, kdt);
         }
     }
 }
