@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "host.h"
 #include "measure.h"
 #include "report.h"
 #include "workloads.h"
@@ -16,13 +18,19 @@
 static void rkb_usage(FILE *out) {
     fprintf(out,
             "usage: ropekit bench [options]\n\n"
-            "Times the RoPE workloads (W1-W5 RopeWithSinCosCache, P1-P3 and G2\n"
-            "InplacePartialRotaryMul, D1 aclnn round trip) per dtype, style and thread count,\n"
-            "against two baselines timed in rounds interleaved with it (ratios paired per\n"
+            "Times the RoPE workloads (W1-W5 and the D1 decode step RopeWithSinCosCache,\n"
+            "P1-P3 and G2 InplacePartialRotaryMul) per dtype, style and thread count,\n"
+            "through each face, in rounds interleaved with two baselines (ratios paired per\n"
             "round), and the scalar path:\n"
-            "  copy   memcpy of the same number of bytes (dense)\n"
-            "  touch  read and write back in place just the bytes the op touches,\n"
-            "         with its row geometry (rows, stride, used bytes) and prefetch\n\n"
+            "  native      a plan made once, executed in place\n"
+            "  native_oop  the same with separate outputs (RopeWithSinCosCache)\n"
+            "  aclnn       GetWorkspaceSize + execute + aclrtSynchronizeStream, in place\n"
+            "  aclnn_oop   the same with separate outputs (RopeWithSinCosCache)\n"
+            "  copy        memcpy of the same number of bytes (dense)\n"
+            "  touch       read and write back in place just the bytes the op touches,\n"
+            "              with its row geometry (rows, stride, used bytes) and prefetch\n"
+            "Also: median, p90, the library's CPU time per call and in the 10 ms after a\n"
+            "call returns.\n\n"
             "options:\n"
             "  --threads N        largest thread count (runs 1..N; default: online CPUs)\n"
             "  --workload LIST    comma-separated ids (default: all), e.g. W2,P2\n"
@@ -30,6 +38,10 @@ static void rkb_usage(FILE *out) {
             "                     pr:B,S,N,D,start,end[,cB,cS,cN] (repeatable)\n"
             "  --dtype LIST       f32,f16,bf16,mixed (default: all)\n"
             "  --style LIST       neox,gptj,half,interleave (default: all that apply)\n"
+            "  --faces LIST       native,native_oop,aclnn,aclnn_oop (default: all that apply)\n"
+            "  --host-openmp      run an OpenMP region of the host before every timed call,\n"
+            "                     as a framework runs its own operators between calls\n"
+            "  --neighbour        keep another process spinning on a core throughout\n"
             "  --no-scalar        skip the scalar column\n"
             "  --quick            shorter measurements\n"
             "  --json             machine-readable output on stdout\n");
@@ -80,6 +92,13 @@ static int rkb_parse(int argc, char **argv, struct rkb_run *r) {
             r->opt.json = true;
         } else if (!strcmp(a, "--quick")) {
             r->opt.budget_s = 0.05; /* still 3 rounds: a median of 2 is their mean */
+        } else if (!strcmp(a, "--host-openmp")) {
+            r->opt.host_openmp = true;
+        } else if (!strcmp(a, "--neighbour")) {
+            r->opt.neighbour = true;
+        } else if (!strcmp(a, "--faces") && val) {
+            r->opt.faces = val;
+            i++;
         } else if (!strcmp(a, "--no-scalar")) {
             r->opt.scalar = false;
         } else if (!strcmp(a, "--threads") && val) {
@@ -116,11 +135,12 @@ static int rkb_parse(int argc, char **argv, struct rkb_run *r) {
     return -1;
 }
 
-/* The configurations of one workload: dtype choices x styles that apply. */
+/* The configurations of one workload: dtype choices x styles that apply (the decode step:
+ * bf16 NeoX only). */
 static int rkb_configs(const struct rkb_run *r, const struct rkb_workload *w,
                        struct rkb_config *out) {
     int n = 0;
-    const bool rope = w->kind == RKB_ROPE || w->kind == RKB_ROUNDTRIP;
+    const bool rope = w->kind == RKB_ROPE;
     static const char *rope_styles[2] = {"neox", "gptj"};
     static const char *pr_styles[2] = {"half", "interleave"};
     const int style_ids[2][2] = {{ROPEKIT_ROPE_NEOX, ROPEKIT_ROPE_GPTJ},
@@ -130,15 +150,15 @@ static int rkb_configs(const struct rkb_run *r, const struct rkb_workload *w,
     for (int d = 0; d < ndt; d++) {
         if (!rkb_in_list(r->dtypes, rkb_dtypes[d].name))
             continue;
-        if (w->kind == RKB_ROUNDTRIP && d != 2) /* the decode round trip: bf16 only */
+        if (w->latency && d != 2)
             continue;
         for (int s = 0; s < 2; s++) {
             if (!rkb_in_list(r->styles, rope ? rope_styles[s] : pr_styles[s]))
                 continue;
-            if (w->kind == RKB_ROUNDTRIP && s != 0)
+            if (w->latency && s != 0)
                 continue;
-            struct rkb_config c = {w, rkb_dtypes[d].x, rkb_dtypes[d].cs,
-                                   style_ids[rope ? 0 : 1][s]};
+            struct rkb_config c = {w, rkb_dtypes[d].x, rkb_dtypes[d].cs, style_ids[rope ? 0 : 1][s],
+                                   RKB_NATIVE};
             out[n++] = c;
         }
     }
@@ -152,48 +172,97 @@ static void rkb_progress(const struct rkb_run *r, int done, int total, const cha
     fflush(stderr);
 }
 
-/* Measures one configuration at `threads`: the op in rounds interleaved with its copy and
- * touch baselines (the round trip alone), and the scalar path when asked. */
+/* Library CPU time in the 10 ms after one call returns: the median and the largest of
+ * five samples. */
+static void rkb_after(struct rkb_case *k, struct rkb_face_result *f) {
+    enum { SAMPLES = 5 };
+    double s[SAMPLES];
+    for (int i = 0; i < SAMPLES; i++) {
+        rkb_case_run(k);
+        const double c0 = rkb_library_cpu_s(false);
+        const struct timespec ten_ms = {0, 10 * 1000 * 1000};
+        nanosleep(&ten_ms, NULL);
+        s[i] = rkb_library_cpu_s(false) - c0;
+    }
+    for (int i = 1; i < SAMPLES; i++) /* insertion sort of five */
+        for (int j = i; j > 0 && s[j - 1] > s[j]; j--) {
+            double t = s[j];
+            s[j] = s[j - 1];
+            s[j - 1] = t;
+        }
+    f->after_s = s[SAMPLES / 2];
+    f->after_max_s = s[SAMPLES - 1];
+}
+
+/* Measures one configuration at `threads`: each face in rounds interleaved with the copy
+ * and touch baselines, the CPU time after a call, and the scalar path when asked. */
 static bool rkb_measure(const struct rkb_run *r, const struct rkb_config *c, int threads,
                         struct rkb_result *res) {
-    const bool roundtrip = c->w->kind == RKB_ROUNDTRIP;
     memset(res, 0, sizeof *res);
     res->cfg = *c;
     res->threads = threads;
-    res->bytes = rkb_bytes(c);
     ropekit_set_num_threads(threads);
     ropekit_set_max_isa(ROPEKIT_ISA_AVX512);
     res->isa = ropekit_get_active_isa();
-    struct rkb_case *k = rkb_case_new(c);
-    if (!k)
-        return false;
-    snprintf(res->plan, sizeof res->plan, "%s", rkb_case_describe(k));
-    struct rkb_task tasks[3] = {{(void (*)(void *))rkb_case_run, k, res->bytes}};
-    int ntasks = 1, copy = 0, touch = 0;
+    struct rkb_case *cases[RKB_FACE_COUNT] = {NULL};
+    struct rkb_task tasks[RKB_MAX_TASKS];
+    int slot[RKB_FACE_COUNT], ntasks = 0;
+    bool ok = true;
+    for (int f = 0; f < RKB_FACE_COUNT; f++) {
+        struct rkb_config cf = *c;
+        cf.face = (enum rkb_face)f;
+        slot[f] = -1;
+        if (!rkb_face_applies(&cf) || !rkb_in_list(r->opt.faces, rkb_face_name(cf.face)))
+            continue;
+        if (!(cases[f] = rkb_case_new(&cf))) {
+            ok = false;
+            continue;
+        }
+        res->face[f].bytes = rkb_bytes(&cf);
+        tasks[ntasks] =
+            (struct rkb_task){(void (*)(void *))rkb_case_run, cases[f], res->face[f].bytes};
+        slot[f] = ntasks++;
+    }
+    if (cases[RKB_NATIVE])
+        snprintf(res->plan, sizeof res->plan, "%s", rkb_case_describe(cases[RKB_NATIVE]));
+    int copy = -1, touch = -1;
     int64_t rows, stride, used;
-    if (!roundtrip && rkb_copy_task(res->bytes, threads, &tasks[ntasks]))
+    const double nat_bytes = rkb_bytes(c);
+    if (ntasks && rkb_copy_task(nat_bytes, threads, &tasks[ntasks]))
         copy = ntasks++;
-    if (rkb_touch_geometry(c, &rows, &stride, &used) &&
+    if (ntasks && rkb_touch_geometry(c, &rows, &stride, &used) &&
         rkb_touch_task(rows, stride, used, threads, &tasks[ntasks]))
         touch = ntasks++;
+    const struct rkb_between host = rkb_host_region(threads);
+    const struct rkb_between *between = r->opt.host_openmp && host.ctx ? &host : NULL;
     struct rkb_paired p;
-    const bool ok =
-        roundtrip ? rkb_time_paired(tasks, 1, 1, r->opt.budget_s, 3, 200000, &p)
-                  : rkb_time_paired(tasks, ntasks, r->opt.rounds, r->opt.budget_s, 2, 10000, &p);
-    rkb_case_free(k);
-    if (!ok)
-        return false;
-    res->median_s = p.t[0].median_s;
-    res->min_s = p.t[0].min_s;
-    if (copy) {
+    ok = ok && ntasks > 0 &&
+         rkb_time_paired(tasks, ntasks, r->opt.rounds, r->opt.budget_s, 2,
+                         c->w->latency ? 200000 : 10000, between, &p);
+    const int base = slot[RKB_NATIVE];
+    for (int f = 0; ok && f < RKB_FACE_COUNT; f++) {
+        struct rkb_face_result *x = &res->face[f];
+        const int i = slot[f], twin = slot[rkb_face_native_twin((enum rkb_face)f)];
+        if (i < 0)
+            continue;
+        x->measured = true;
+        x->median_s = p.t[i].median_s;
+        x->min_s = p.t[i].min_s;
+        x->p90_s = p.t[i].p90_s;
+        x->cpu_per_call_s = p.t[i].cpu_per_run_s;
+        x->vs_native = twin >= 0 ? p.ratio[twin][i] : 0;
+        x->copy_ratio = copy >= 0 ? p.ratio[i][copy] : 0;
+        rkb_after(cases[f], x);
+    }
+    if (ok && copy >= 0)
         res->copy_bw = p.bw[copy];
-        res->copy_ratio = p.ratio[copy];
-    }
-    if (touch) {
+    if (ok && touch >= 0 && base >= 0) {
         res->touch_bw = p.bw[touch];
-        res->touch_ratio = p.ratio[touch];
+        res->touch_ratio = p.ratio[base][touch];
     }
-    if (r->opt.scalar && !roundtrip && res->isa != ROPEKIT_ISA_SCALAR) {
+    for (int f = 0; f < RKB_FACE_COUNT; f++)
+        rkb_case_free(cases[f]);
+    if (ok && r->opt.scalar && base >= 0 && res->isa != ROPEKIT_ISA_SCALAR) {
         ropekit_set_max_isa(ROPEKIT_ISA_SCALAR);
         struct rkb_case *ks = rkb_case_new(c);
         if (ks) {
@@ -205,7 +274,7 @@ static bool rkb_measure(const struct rkb_run *r, const struct rkb_config *c, int
         ropekit_set_max_isa(ROPEKIT_ISA_AVX512);
     }
     ropekit_set_num_threads(0);
-    return true;
+    return ok;
 }
 
 int rkb_main(int argc, char **argv) {
@@ -214,6 +283,8 @@ int rkb_main(int argc, char **argv) {
     int st = rkb_parse(argc, argv, &r);
     if (st >= 0)
         return st;
+    if (!r.opt.host_openmp) /* with host regions, their threads behave as a host's would */
+        rkb_host_openmp_spin_short(argc, argv);
     struct rkb_config configs[64];
     int total = 0;
     for (int i = 0; i < r.nworkloads; i++)
@@ -223,6 +294,11 @@ int rkb_main(int argc, char **argv) {
         return 1;
     int n = 0;
     bool failed = false;
+    if (r.opt.neighbour && !rkb_neighbour_start()) {
+        fprintf(stderr, "ropekit bench: cannot start the neighbour process\n");
+        free(results);
+        return 1;
+    }
     for (int i = 0; i < r.nworkloads; i++) {
         int nc = rkb_configs(&r, &r.workloads[i], configs);
         for (int c = 0; c < nc; c++)
@@ -238,6 +314,7 @@ int rkb_main(int argc, char **argv) {
                     failed = true;
             }
     }
+    rkb_neighbour_stop();
     rkb_progress(&r, n, total, "done");
     if (!r.opt.json && isatty(STDERR_FILENO))
         fprintf(stderr, "\r\033[K");

@@ -1,5 +1,7 @@
 #include "measure.h"
 
+#include "host.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -33,7 +35,7 @@ static void rkb_sort(double *s, int n) {
 #define RKB_MAX_ROUNDS 8
 
 bool rkb_time_paired(const struct rkb_task *tasks, int n, int rounds, double budget_s, int min_runs,
-                     int max_runs, struct rkb_paired *out) {
+                     int max_runs, const struct rkb_between *between, struct rkb_paired *out) {
     memset(out, 0, sizeof *out);
     if (n < 1 || n > RKB_MAX_TASKS)
         return false;
@@ -46,18 +48,24 @@ bool rkb_time_paired(const struct rkb_task *tasks, int n, int rounds, double bud
     if (!s)
         return false;
     int cnt[RKB_MAX_TASKS][RKB_MAX_ROUNDS];
+    double cpu[RKB_MAX_TASKS] = {0};
     for (int k = 0; k < rounds; k++)
         for (int i = 0; i < n; i++) {
             double *ts = s + ((size_t)i * (size_t)rounds + (size_t)k) * (size_t)cap;
             if (k == 0)
                 tasks[i].fn(tasks[i].ctx); /* warm up: page faults, caches, thread pool */
+            const double cpu0 = between ? 0 : rkb_library_cpu_s(true);
             const double start = rkb_now();
             int m = 0;
             while (m < cap && (m < min_runs || rkb_now() - start < slice)) {
+                if (between)
+                    between->fn(between->ctx);
                 const double t0 = rkb_now();
                 tasks[i].fn(tasks[i].ctx);
                 ts[m++] = rkb_now() - t0;
             }
+            if (!between)
+                cpu[i] += rkb_library_cpu_s(true) - cpu0;
             cnt[i][k] = m;
         }
     /* each round's median, then all the samples of the task together */
@@ -76,18 +84,23 @@ bool rkb_time_paired(const struct rkb_task *tasks, int n, int rounds, double bud
         out->t[i].runs = total;
         out->t[i].min_s = all[0];
         out->t[i].median_s = rkb_median(all, total);
+        out->t[i].p90_s = all[(total * 9 + 9) / 10 - 1]; /* the ceil(0.9 n)-th smallest */
+        out->t[i].cpu_per_run_s = total > 0 ? cpu[i] / total : 0;
         out->bw[i] = out->t[i].median_s > 0 ? tasks[i].bytes / out->t[i].median_s : 0;
-        if (tasks[0].bytes <= 0 || tasks[i].bytes <= 0)
-            continue;
-        /* in round k, bw0 / bwi = (bytes0 / med0) / (bytesi / medi) */
-        double ratio[RKB_MAX_ROUNDS];
-        int nr = 0;
-        for (int k = 0; k < rounds; k++)
-            if (med[0][k] > 0 && med[i][k] > 0)
-                ratio[nr++] = tasks[0].bytes * med[i][k] / (tasks[i].bytes * med[0][k]);
-        rkb_sort(ratio, nr);
-        out->ratio[i] = nr ? rkb_median(ratio, nr) : 0;
     }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            if (tasks[i].bytes <= 0 || tasks[j].bytes <= 0)
+                continue;
+            /* in round k, bw_i / bw_j = (bytes_i / med_i) / (bytes_j / med_j) */
+            double ratio[RKB_MAX_ROUNDS];
+            int nr = 0;
+            for (int k = 0; k < rounds; k++)
+                if (med[i][k] > 0 && med[j][k] > 0)
+                    ratio[nr++] = tasks[i].bytes * med[j][k] / (tasks[j].bytes * med[i][k]);
+            rkb_sort(ratio, nr);
+            out->ratio[i][j] = nr ? rkb_median(ratio, nr) : 0;
+        }
     free(s);
     return true;
 }
@@ -96,7 +109,7 @@ struct rkb_timing rkb_time(void (*fn)(void *ctx), void *ctx, double budget_s, in
                            int max_runs) {
     const struct rkb_task task = {fn, ctx, 0};
     struct rkb_paired p;
-    rkb_time_paired(&task, 1, 1, budget_s, min_runs, max_runs, &p);
+    rkb_time_paired(&task, 1, 1, budget_s, min_runs, max_runs, NULL, &p);
     return p.t[0];
 }
 
@@ -149,6 +162,7 @@ static void rkb_copy_run(void *ctx) {
 #endif
     for (int t = 0; t < j->threads; t++) {
         int64_t lo, hi;
+        rkb_host_thread_mark();
         rkb_split((int64_t)j->bytes, j->threads, t, &lo, &hi);
         if (lo < hi)
             memcpy(j->dst + lo, j->src + lo, (size_t)(hi - lo));
@@ -196,6 +210,7 @@ static void rkb_touch_run(void *ctx) {
 #endif
     for (int t = 0; t < j->threads; t++) {
         int64_t lo, hi;
+        rkb_host_thread_mark();
         rkb_split(j->rows, j->threads, t, &lo, &hi);
         for (int64_t r = lo; r < hi; r++) {
             unsigned char *row = (unsigned char *)j->buf + r * stride;

@@ -10,6 +10,8 @@
 struct rkb_timing {
     double median_s;
     double min_s;
+    double p90_s;
+    double cpu_per_run_s; /* library CPU time per run (rkb_library_cpu_s); 0: not measured */
     int runs;
 };
 
@@ -20,23 +22,32 @@ struct rkb_task {
     double bytes;
 };
 
-#define RKB_MAX_TASKS 4
+#define RKB_MAX_TASKS 6
+
+/* Called before every timed run, outside the timed interval (NULL: nothing): e.g. the
+ * host's own parallel region between two library calls. */
+struct rkb_between {
+    void (*fn)(void *ctx);
+    void *ctx;
+};
 
 /* Timings of tasks measured together. */
 struct rkb_paired {
     struct rkb_timing t[RKB_MAX_TASKS]; /* over all samples of each task */
     double bw[RKB_MAX_TASKS];           /* bytes/s: bytes / median over all samples */
-    /* Median over the rounds of (task 0's bandwidth in the round) / (task i's bandwidth in
-     * the same round), each from the round's median time; ratio[0] is 1. 0: not measured. */
-    double ratio[RKB_MAX_TASKS];
+    /* Median over the rounds of (task i's bandwidth in the round) / (task j's bandwidth in
+     * the same round), each from the round's median time. 0: not measured. */
+    double ratio[RKB_MAX_TASKS][RKB_MAX_TASKS];
 };
 
 /* Times tasks[0..n) in `rounds` interleaved rounds: in each round, each task in turn runs
  * repeatedly for budget_s / rounds (at least min_runs times, and at most max_runs /
  * rounds times). Each task is run once to warm up before its first round. So the ratios
- * compare measurements taken at about the same time. False when out of memory. */
+ * compare measurements taken at about the same time. CPU time per run is measured when
+ * `between` is NULL (the host's work would be counted otherwise). False when out of
+ * memory. */
 bool rkb_time_paired(const struct rkb_task *tasks, int n, int rounds, double budget_s, int min_runs,
-                     int max_runs, struct rkb_paired *out);
+                     int max_runs, const struct rkb_between *between, struct rkb_paired *out);
 
 /* Runs fn(ctx) once to warm up, then repeatedly until `budget_s` has passed (at least
  * min_runs, at most max_runs times). */

@@ -1,4 +1,4 @@
-/* Benchmark results: the table, the JSON document and the target summary. */
+/* Benchmark results: the table, the JSON document and the targets. */
 #ifndef ROPEKIT_BENCH_REPORT_H_
 #define ROPEKIT_BENCH_REPORT_H_
 
@@ -10,22 +10,36 @@
 struct rkb_options {
     int max_threads;
     double budget_s;
-    int rounds; /* of the op interleaved with its baselines */
+    int rounds; /* of the faces interleaved with the baselines */
     bool scalar;
     bool json;
+    bool host_openmp;  /* an OpenMP region of the host before every timed call */
+    bool neighbour;    /* another process spinning on a core throughout */
+    const char *faces; /* comma-separated face names (NULL: all) */
+};
+
+/* One face of one configuration at one thread count. */
+struct rkb_face_result {
+    bool measured;
+    double bytes;
+    double median_s, min_s, p90_s;
+    double vs_native;      /* native GB/s (in place or out of place alike) / this face's GB/s,
+                            * median of the rounds (a native face: 1) */
+    double copy_ratio;     /* this face's GB/s / copy GB/s, median of the rounds (0: none) */
+    double cpu_per_call_s; /* library CPU time per call (0: not measured) */
+    double after_s;        /* library CPU in the 10 ms after a call returned: median */
+    double after_max_s;    /* ... and the largest of the samples */
 };
 
 struct rkb_result {
-    struct rkb_config cfg;
+    struct rkb_config cfg; /* face: native */
     int threads;
     ropekit_isa isa;
-    double bytes;
-    double median_s, min_s;
+    struct rkb_face_result face[RKB_FACE_COUNT];
     double copy_bw;         /* bytes/s of the copy baseline (0: not measured) */
     double touch_bw;        /* bytes/s of the touch baseline (0: not measured) */
-    double copy_ratio;      /* op / copy bandwidth, median of the rounds' ratios (0: none) */
-    double touch_ratio;     /* op / touch bandwidth, likewise */
-    double scalar_median_s; /* 0: not measured */
+    double touch_ratio;     /* native / touch bandwidth, median of the rounds (0: none) */
+    double scalar_median_s; /* native face on the scalar path (0: not measured) */
     char plan[320];
 };
 

@@ -21,11 +21,5 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ropekitConfig.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ropekit)
 
 set(ROPEKIT_PC_LIBS_PRIVATE "-lpthread -lm")
-if(ROPEKIT_HAVE_OPENMP)
-  # The OpenMP runtime as a library (libgomp with GCC), not the -fopenmp compiler flag.
-  foreach(lib ${OpenMP_C_LIB_NAMES})
-    string(APPEND ROPEKIT_PC_LIBS_PRIVATE " -l${lib}")
-  endforeach()
-endif()
 configure_file(cmake/ropekit.pc.in ${CMAKE_CURRENT_BINARY_DIR}/ropekit.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ropekit.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

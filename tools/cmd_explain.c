@@ -32,7 +32,8 @@ int tk_cmd_explain(int argc, char **argv) {
             continue;
         }
         struct rkb_config c = {&w, ROPEKIT_BF16, ROPEKIT_BF16,
-                               w.kind == RKB_ROPE ? ROPEKIT_ROPE_NEOX : ROPEKIT_ROTARY_INTERLEAVE};
+                               w.kind == RKB_ROPE ? ROPEKIT_ROPE_NEOX : ROPEKIT_ROTARY_INTERLEAVE,
+                               RKB_NATIVE};
         printf("%s: %s\n", argv[i], w.what);
         for (int isa = (int)ropekit_isa_detected(); isa >= 0; isa--) {
             ropekit_set_max_isa((ropekit_isa)isa);

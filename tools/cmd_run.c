@@ -10,9 +10,11 @@
 #include "workloads.h"
 
 static void tk_run_usage(FILE *out) {
-    fprintf(out, "usage: ropekit run SPEC [--count N] [--dtype f32|f16|bf16|mixed] [--style S]\n\n"
-                 "Runs the problem N times (default 1) on the native API with the plan the\n"
-                 "environment gives (ROPEKIT_NUM_THREADS, ROPEKIT_MAX_ISA), e.g.\n"
+    fprintf(out, "usage: ropekit run SPEC [--count N] [--dtype f32|f16|bf16|mixed] [--style S]\n"
+                 "                        [--face native|aclnn|aclnn_oop]\n\n"
+                 "Runs the problem N times (default 1) through the face (default: the native API\n"
+                 "with a plan made once; aclnn: the whole round trip each time) with the\n"
+                 "settings the environment gives (ROPEKIT_NUM_THREADS, ROPEKIT_MAX_ISA), e.g.\n"
                  "  ROPEKIT_MAX_ISA=avx2 valgrind --tool=callgrind ropekit run W1 --count 12\n"
                  "SPEC: a bench id (W1..P3, G2) or rope:T,Hq,Hk,hs,R[,maxpos] or\n"
                  "      pr:B,S,N,D,start,end[,cB,cS,cN].\n"
@@ -47,7 +49,7 @@ int tk_cmd_run(int argc, char **argv) {
     int64_t count = 1;
     int ndt;
     const struct rkb_dtype_choice *dtypes = rkb_dtype_choices(&ndt);
-    struct rkb_config c = {&w, ROPEKIT_BF16, ROPEKIT_BF16, 0};
+    struct rkb_config c = {&w, ROPEKIT_BF16, ROPEKIT_BF16, 0, RKB_NATIVE};
     for (int i = 2; i < argc; i++) {
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (tk_cli_option_is(argv[i], "--count")) {
@@ -63,6 +65,16 @@ int tk_cmd_run(int argc, char **argv) {
             }
             c.x_dtype = dtypes[d].x;
             c.cs_dtype = dtypes[d].cs;
+            i++;
+        } else if (!strcmp(argv[i], "--face") && val) {
+            int f = 0;
+            while (f < RKB_FACE_COUNT && strcmp(val, rkb_face_name((enum rkb_face)f)) != 0)
+                f++;
+            if (f == RKB_FACE_COUNT) {
+                fprintf(stderr, "ropekit run: unknown face '%s'\n", val);
+                return TK_EXIT_USAGE;
+            }
+            c.face = (enum rkb_face)f;
             i++;
         } else if (!strcmp(argv[i], "--style") && val) {
             if (!tk_run_style(val, rope, &c.style)) {

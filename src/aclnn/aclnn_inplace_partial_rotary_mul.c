@@ -4,6 +4,8 @@
 
 #include "aclnn/partial_rotary_common.h"
 
+#define RK_API "aclnnInplacePartialRotaryMul"
+
 #define RK_PAIR(x, c) (1u << ((x)*3 + (c)))
 
 static aclnnStatus rk_forward_code(int rule) {
@@ -19,7 +21,7 @@ static aclnnStatus rk_forward_code(int rule) {
 }
 
 static const struct rk_pr_policy rk_forward_policy = {
-    .api = "aclnnInplacePartialRotaryMulGetWorkspaceSize",
+    .api = RK_API "GetWorkspaceSize",
     .x_name = "xRef",
     .mode_name = "rotary_mode",
     .mode_mask = 1u << ROPEKIT_ROTARY_INTERLEAVE,
@@ -35,13 +37,13 @@ static const struct rk_pr_policy rk_forward_policy = {
 };
 
 static const struct rk_exec_ops rk_forward_ops = {
-    .name = "aclnnInplacePartialRotaryMul",
+    .name = RK_API,
+    .phase1_name = RK_API "GetWorkspaceSize",
     .input_slot = RK_PR_INPUT_SLOTS,
     .output_slot = RK_PR_OUTPUT_SLOTS,
     .check = rk_aclnn_pr_check,
     .run = rk_aclnn_pr_run,
     .code_of = rk_forward_code,
-    .is_small = rk_aclnn_pr_is_small,
     .fault_of = rk_aclnn_pr_fault,
 };
 

@@ -4,6 +4,8 @@
 
 #include "aclnn/partial_rotary_common.h"
 
+#define RK_API "aclnnInplacePartialRotaryMulGrad"
+
 static aclnnStatus rk_grad_code(int rule) {
     switch ((enum rk_pr_rule)rule) {
     case RK_PR_RULE_NULL:
@@ -22,7 +24,7 @@ static aclnnStatus rk_grad_code(int rule) {
 }
 
 static const struct rk_pr_policy rk_grad_policy = {
-    .api = "aclnnInplacePartialRotaryMulGradGetWorkspaceSize",
+    .api = RK_API "GetWorkspaceSize",
     .x_name = "dyRef",
     .mode_name = "rotaryMode",
     .mode_mask = 1u << ROPEKIT_ROTARY_INTERLEAVE,
@@ -35,13 +37,13 @@ static const struct rk_pr_policy rk_grad_policy = {
 };
 
 static const struct rk_exec_ops rk_grad_ops = {
-    .name = "aclnnInplacePartialRotaryMulGrad",
+    .name = RK_API,
+    .phase1_name = RK_API "GetWorkspaceSize",
     .input_slot = RK_PR_INPUT_SLOTS,
     .output_slot = RK_PR_OUTPUT_SLOTS,
     .check = rk_aclnn_pr_check,
     .run = rk_aclnn_pr_run,
     .code_of = rk_grad_code,
-    .is_small = rk_aclnn_pr_is_small,
     .fault_of = rk_aclnn_pr_fault,
 };
 

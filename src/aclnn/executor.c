@@ -12,13 +12,22 @@
 static struct rk_registry rk_executors = RK_REGISTRY_INIT;
 
 aclOpExecutor *rk_executor_new(const struct rk_exec_ops *ops) {
-    aclOpExecutor *e = calloc(1, sizeof *e);
+    /* Not zeroed: phase 1 writes the plan, the flags and every address slot. */
+    aclOpExecutor *e = malloc(sizeof *e);
+    if (e) {
+        e->ops = ops;
+        e->repeatable = false;
+        e->checked = true;
+        for (int i = 0; i < RK_EXEC_MAX_ADDR; i++) {
+            e->addr[i] = NULL;
+            e->view_offset[i] = 0;
+        }
+    }
     if (!e || !rk_registry_add(&rk_executors, e, (uint64_t)(uintptr_t)ops)) {
         free(e);
         rk_error_set(ROPEKIT_NO_MEMORY, "aclOpExecutor: out of memory");
         return NULL;
     }
-    e->ops = ops;
     return e;
 }
 
@@ -81,6 +90,7 @@ static aclnnStatus rk_set_addr(aclOpExecutor *executor, size_t index, void *addr
         return ACLNN_ERR_PARAM_INVALID;
     }
     executor->addr[slot] = addr ? (char *)addr + executor->view_offset[slot] : NULL;
+    executor->checked = false;
     return ACLNN_SUCCESS;
 }
 
@@ -96,21 +106,23 @@ aclnnStatus aclSetOutputTensorAddr(aclOpExecutor *executor, size_t index, aclTen
     return rk_set_addr(executor, index, addr, true, "aclSetOutputTensorAddr");
 }
 
-/* ---- the queued task ---- */
+/* ---- running ---- */
 
-struct rk_exec_task {
-    aclOpExecutor snapshot; /* plan and addresses as they were at launch */
-};
-
-static void rk_exec_task_run(void *arg, struct rk_task_result *result) {
-    struct rk_exec_task *t = arg;
-    const aclOpExecutor *e = &t->snapshot;
+static void rk_exec_run(const aclOpExecutor *e, struct rk_task_result *result) {
     int rule = 0;
+    result->code = ACL_SUCCESS;
+    result->message[0] = '\0';
     ropekit_status st = e->ops->run(e, e->ops->name, &rule);
     if (st != ROPEKIT_OK) {
         result->code = e->ops->fault_of(st, rule);
         snprintf(result->message, sizeof result->message, "%s", rk_error_text());
     }
+}
+
+/* A queued executor: the consumed one itself, or a copy of a repeatable one (whose
+ * addresses may be rebound before the queue reaches it). */
+static void rk_exec_task_run(void *arg, struct rk_task_result *result) {
+    rk_exec_run(arg, result);
 }
 
 aclnnStatus rk_executor_launch(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
@@ -138,23 +150,39 @@ aclnnStatus rk_executor_launch(void *workspace, uint64_t workspaceSize, aclOpExe
     }
     aclnnStatus code = ACLNN_SUCCESS;
     int rule = 0;
-    if (ops->check(executor, api, &rule) != ROPEKIT_OK)
-        code = ops->code_of(rule);
-    struct rk_exec_task *task = NULL;
-    if (code == ACLNN_SUCCESS) {
+    if (!executor->checked) {
+        if (ops->check(executor, api, &rule) != ROPEKIT_OK)
+            code = ops->code_of(rule);
+        else if (executor->repeatable)
+            executor->checked = true;
+    }
+    struct rk_stream *s = code == ACLNN_SUCCESS ? rk_stream_resolve(stream, api) : NULL;
+    if (code == ACLNN_SUCCESS && !s)
+        code = ACLNN_ERR_PARAM_INVALID; /* the message names the stream */
+    if (code == ACLNN_SUCCESS && rk_stream_begin_inline(s)) {
+        struct rk_task_result result;
+        rk_exec_run(executor, &result);
+        rk_stream_end_inline(s, &result);
+        if (!executor->repeatable)
+            rk_executor_discard(executor);
+        return ACLNN_SUCCESS;
+    }
+    aclOpExecutor *task = NULL;
+    if (code == ACLNN_SUCCESS && executor->repeatable) {
         task = malloc(sizeof *task);
-        if (!task) {
+        if (task)
+            *task = *executor;
+        else {
             rk_error_set(ROPEKIT_NO_MEMORY, "%s: out of memory", api);
             code = ACLNN_ERR_INNER;
-        } else {
-            task->snapshot = *executor;
         }
+    } else if (code == ACLNN_SUCCESS && rk_registry_take(&rk_executors, executor, NULL)) {
+        task = executor; /* consumed: the queue owns it from here on */
     }
-    const bool small = ops->is_small(executor);
-    if (!executor->repeatable)
-        rk_executor_discard(executor); /* from here on, only the task's snapshot is used */
-    /* on failure the message names the stream problem; submit releases the task */
-    if (task && rk_stream_submit(stream, rk_exec_task_run, free, task, small) != ACL_SUCCESS)
+    if (!executor->repeatable && task != executor)
+        rk_executor_discard(executor);
+    /* on failure the message names the stream problem; enqueue releases the task */
+    if (task && rk_stream_enqueue(s, rk_exec_task_run, free, task) != ACL_SUCCESS)
         code = ACLNN_ERR_PARAM_INVALID;
     return code;
 }

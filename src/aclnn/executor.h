@@ -1,6 +1,7 @@
 /* aclOpExecutor: the plan made in phase 1 plus the bound data addresses. Phase 2
- * validates the executor, checks the addresses and queues the plan on a stream. The
- * executor is operator-agnostic: each operator supplies a small table of functions. */
+ * validates the executor, checks addresses rebound since phase 1, and runs the plan on
+ * the calling thread when the stream is idle, or queues it behind the stream's work.
+ * The executor is operator-agnostic: each operator supplies a small table of functions. */
 #ifndef ROPEKIT_ACLNN_EXECUTOR_H_
 #define ROPEKIT_ACLNN_EXECUTOR_H_
 
@@ -12,18 +13,17 @@
 #define RK_EXEC_MAX_ADDR 6
 
 struct rk_exec_ops {
-    const char *name; /* phase-2 API name, for messages */
+    const char *name;        /* phase-2 API name, for messages */
+    const char *phase1_name; /* its GetWorkspaceSize */
     /* IR input/output index -> address slot (-1: none). */
     int input_slot[RK_EXEC_MAX_ADDR];
     int output_slot[RK_EXEC_MAX_ADDR];
-    /* Synchronous checks of the bound addresses at phase 2; *rule is op-specific. */
+    /* Synchronous checks of addresses rebound after phase 1; *rule is op-specific. */
     ropekit_status (*check)(const aclOpExecutor *e, const char *api, int *rule);
-    /* The queued work. */
+    /* The work, on checked addresses. */
     ropekit_status (*run)(const aclOpExecutor *e, const char *api, int *rule);
     /* The operator's CANN code for a failed rule. */
     aclnnStatus (*code_of)(int rule);
-    /* True when the work is small enough to run on the caller's thread (one task). */
-    bool (*is_small)(const aclOpExecutor *e);
     /* The runtime error a failed run reports at aclrtSynchronizeStream. */
     aclError (*fault_of)(ropekit_status status, int rule);
 };
@@ -31,6 +31,7 @@ struct rk_exec_ops {
 struct aclOpExecutor {
     const struct rk_exec_ops *ops;
     bool repeatable;
+    bool checked; /* the bound addresses passed the op's checks (phase 1 checks them) */
     void *addr[RK_EXEC_MAX_ADDR];
     /* Bytes from a storage address to the view's first element (offset * item size):
      * aclSet{Input,Output}TensorAddr rebind storage, so the view offset still applies. */
@@ -48,7 +49,7 @@ aclOpExecutor *rk_executor_new(const struct rk_exec_ops *ops);
 void rk_executor_bind(aclOpExecutor *e, int slot, const aclTensor *tensor);
 
 /* Phase 2 for every operator: executor NULL -> 161001; unknown, consumed or of another
- * operator -> 161002; otherwise checks the bound data and queues the work. A
+ * operator -> 161002; otherwise checks rebound data and runs or queues the work. A
  * non-repeatable executor is consumed, also on failure. */
 aclnnStatus rk_executor_launch(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                                aclrtStream stream, const struct rk_exec_ops *ops);

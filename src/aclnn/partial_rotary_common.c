@@ -52,7 +52,7 @@ ropekit_status rk_aclnn_pr_check(const aclOpExecutor *e, const char *api, int *r
 
 ropekit_status rk_aclnn_pr_run(const aclOpExecutor *e, const char *api, int *rule) {
     enum rk_pr_rule r;
-    ropekit_status st = rk_pr_execute(&e->plan.pr, api, e->addr[0], e->addr[1], e->addr[2], &r);
+    ropekit_status st = rk_pr_run(&e->plan.pr, api, e->addr[0], e->addr[1], e->addr[2], &r);
     *rule = (int)r;
     return st;
 }
@@ -60,8 +60,4 @@ ropekit_status rk_aclnn_pr_run(const aclOpExecutor *e, const char *api, int *rul
 aclError rk_aclnn_pr_fault(ropekit_status status, int rule) {
     (void)rule;
     return status == ROPEKIT_NO_MEMORY ? ACL_ERROR_BAD_ALLOC : ACL_ERROR_RT_FAILURE;
-}
-
-bool rk_aclnn_pr_is_small(const aclOpExecutor *e) {
-    return e->plan.pr.tasks <= 1;
 }

@@ -25,7 +25,6 @@ aclnnStatus rk_aclnn_pr_prepare(const struct rk_aclnn_pr_args *args,
 ropekit_status rk_aclnn_pr_check(const aclOpExecutor *e, const char *api, int *rule);
 ropekit_status rk_aclnn_pr_run(const aclOpExecutor *e, const char *api, int *rule);
 aclError rk_aclnn_pr_fault(ropekit_status status, int rule);
-bool rk_aclnn_pr_is_small(const aclOpExecutor *e);
 
 /* IR: inputs x (0), cos (1), sin (2); output x (0), the same memory as input 0. */
 #define RK_PR_INPUT_SLOTS                                                                          \

@@ -41,8 +41,7 @@ aclnnStatus rk_aclnn_rope_prepare(const struct rk_exec_ops *ops, const aclTensor
                                   int64_t headSize, bool isNeoxStyle, int64_t cacheMode,
                                   aclTensor *queryOut, aclTensor *keyOut, uint64_t *workspaceSize,
                                   aclOpExecutor **executor) {
-    char api[96];
-    snprintf(api, sizeof api, "%sGetWorkspaceSize", ops->name);
+    const char *api = ops->phase1_name;
     /* V2 checks cacheMode before anything else (SPEC §5.5 row 0). */
     if (cacheMode != 0 && cacheMode != 1) {
         rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: cacheMode = %lld: must be 0 or 1", api,
@@ -109,12 +108,8 @@ ropekit_status rk_aclnn_rope_check(const aclOpExecutor *e, const char *api, int 
 
 ropekit_status rk_aclnn_rope_run(const aclOpExecutor *e, const char *api, int *rule) {
     enum rk_rope_rule r;
-    ropekit_status st = rk_rope_execute(&e->plan.rope, api, e->addr[0], e->addr[1], e->addr[2],
-                                        e->addr[3], e->addr[4], e->addr[5], &r);
+    ropekit_status st = rk_rope_run(&e->plan.rope, api, e->addr[0], e->addr[1], e->addr[2],
+                                    e->addr[3], e->addr[4], e->addr[5], &r);
     *rule = (int)r;
     return st;
-}
-
-bool rk_aclnn_rope_is_small(const aclOpExecutor *e) {
-    return e->plan.rope.tasks <= 1;
 }

@@ -16,16 +16,15 @@ ropekit_status rk_aclnn_rope_check(const aclOpExecutor *e, const char *api, int 
 ropekit_status rk_aclnn_rope_run(const aclOpExecutor *e, const char *api, int *rule);
 aclnnStatus rk_aclnn_rope_code(int rule);
 aclError rk_aclnn_rope_fault(ropekit_status status, int rule);
-bool rk_aclnn_rope_is_small(const aclOpExecutor *e);
 
 /* The executor callbacks of an entry point named `api_name`. IR: inputs positions (0),
  * queryIn (1), keyIn (2), cosSinCache (3); outputs queryOut (0), keyOut (1). */
 #define RK_ROPE_EXEC_OPS(api_name)                                                                 \
     {                                                                                              \
-        .name = api_name, .input_slot = {0, 1, 2, 3, -1, -1},                                      \
-        .output_slot = {4, 5, -1, -1, -1, -1}, .check = rk_aclnn_rope_check,                       \
-        .run = rk_aclnn_rope_run, .code_of = rk_aclnn_rope_code,                                   \
-        .is_small = rk_aclnn_rope_is_small, .fault_of = rk_aclnn_rope_fault,                       \
+        .name = api_name, .phase1_name = api_name "GetWorkspaceSize",                              \
+        .input_slot = {0, 1, 2, 3, -1, -1}, .output_slot = {4, 5, -1, -1, -1, -1},                 \
+        .check = rk_aclnn_rope_check, .run = rk_aclnn_rope_run, .code_of = rk_aclnn_rope_code,     \
+        .fault_of = rk_aclnn_rope_fault,                                                           \
     }
 
 #endif /* ROPEKIT_ACLNN_ROPE_COMMON_H_ */

@@ -1,35 +1,50 @@
+#define _GNU_SOURCE /* sched_getaffinity */
 #include "core/parallel.h"
 
+#include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "core/error.h"
+#include "core/thread_pool.h"
 #include "ropekit/ropekit.h"
 
-#ifdef _OPENMP
-#include <omp.h>
-#endif
-
 static atomic_int rk_threads_override; /* 0: default */
+static int rk_threads_default;
+static pthread_once_t rk_threads_once = PTHREAD_ONCE_INIT;
 
-static int rk_default_threads(void) {
+/* ROPEKIT_NUM_THREADS, else the CPUs this process may run on (its affinity mask, as
+ * taskset or a container's cpuset set it), else the online CPUs; read once. */
+static void rk_threads_default_init(void) {
+    int n = 0;
     const char *env = getenv("ROPEKIT_NUM_THREADS");
     if (env && *env) {
         char *end = NULL;
         long v = strtol(env, &end, 10);
         if (end && *end == '\0' && v >= 1 && v <= 4096)
-            return (int)v;
+            n = (int)v;
     }
-    long online = sysconf(_SC_NPROCESSORS_ONLN);
-    return online >= 1 ? (int)(online > 4096 ? 4096 : online) : 1;
+#if defined(__linux__)
+    cpu_set_t set;
+    if (n == 0 && sched_getaffinity(0, sizeof set, &set) == 0)
+        n = CPU_COUNT(&set);
+#endif
+    if (n == 0) {
+        long online = sysconf(_SC_NPROCESSORS_ONLN);
+        n = online >= 1 ? (int)(online > 4096 ? 4096 : online) : 1;
+    }
+    rk_threads_default = n;
 }
 
 int rk_thread_budget(void) {
-    int n = atomic_load(&rk_threads_override);
-    return n > 0 ? n : rk_default_threads();
+    int n = atomic_load_explicit(&rk_threads_override, memory_order_relaxed);
+    if (n > 0)
+        return n;
+    pthread_once(&rk_threads_once, rk_threads_default_init);
+    return rk_threads_default;
 }
-
 ropekit_status ropekit_set_num_threads(int threads) {
     if (threads < 0 || threads > 4096)
         return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
@@ -67,44 +82,11 @@ struct rk_split rk_split_work(int64_t work_items, int64_t item_bytes, int64_t mi
     return s;
 }
 
-/* Helper threads (beyond each caller's own) in parallel teams now running, library-wide.
- * Calls from several threads at once (one per aclnn stream, say) share the budget, so
- * they do not put budget x callers threads on the cores; results do not depend on the
- * team size. */
-static atomic_int rk_helpers_busy;
-
-static int rk_team_acquire(int want) {
-    if (want <= 1)
-        return 1;
-    const int cap = rk_thread_budget() - 1;
-    int busy = atomic_load(&rk_helpers_busy);
-    for (;;) {
-        int extra = want - 1 < cap - busy ? want - 1 : cap - busy;
-        if (extra <= 0)
-            return 1;
-        if (atomic_compare_exchange_weak(&rk_helpers_busy, &busy, busy + extra))
-            return extra + 1;
-    }
-}
-
-static void rk_team_release(int team) {
-    if (team > 1)
-        atomic_fetch_sub(&rk_helpers_busy, team - 1);
-}
-
 void rk_parallel_for(int64_t tasks, int threads, rk_task_fn fn, void *ctx) {
-#ifdef _OPENMP
-    const int team = rk_team_acquire(tasks < threads ? (int)tasks : threads);
-    if (team > 1) {
-#pragma omp parallel for num_threads(team) schedule(static)
-        for (int64_t t = 0; t < tasks; t++)
-            fn(ctx, t);
-        rk_team_release(team);
+    if (threads > 1 && tasks > 1) {
+        rk_pool_run(tasks, threads, fn, ctx);
         return;
     }
-#else
-    (void)threads;
-#endif
     for (int64_t t = 0; t < tasks; t++)
         fn(ctx, t);
 }

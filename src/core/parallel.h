@@ -9,14 +9,15 @@
 
 typedef void (*rk_task_fn)(void *ctx, int64_t task);
 
-/* Runs fn(ctx, t) for t in [0, tasks) on up to `threads` threads. With threads <= 1
- * or a single task it runs on the calling thread with no synchronization. Concurrent
- * calls share the thread budget: the helper threads of all running teams never exceed
- * rk_thread_budget() - 1, and a call that finds none free runs on its caller alone. */
+/* Runs fn(ctx, t) for t in [0, tasks) on up to `threads` threads: the calling thread
+ * and helpers of the library's pool (core/thread_pool.h). With threads <= 1 or a single
+ * task it runs on the calling thread with no synchronization. Concurrent calls share the
+ * thread budget: helpers join only while fewer than rk_thread_budget() threads work on
+ * library calls, and a call that gets none runs on its caller alone. */
 void rk_parallel_for(int64_t tasks, int threads, rk_task_fn fn, void *ctx);
 
-/* Thread budget per operator call (ropekit_set_num_threads / ROPEKIT_NUM_THREADS /
- * online CPUs). Always >= 1. */
+/* Thread budget per operator call (ropekit_set_num_threads / ROPEKIT_NUM_THREADS read
+ * once / the CPUs the process may run on). Always >= 1. */
 int rk_thread_budget(void);
 
 /* Number of tasks and threads for `work_items` items of `item_bytes` each, so each

@@ -59,22 +59,42 @@ ropekit_tensor ropekit_tensor_make(void *data, ropekit_dtype dtype, int32_t ndim
     return t;
 }
 
-const char *rk_shape_str(const ropekit_tensor *t, char *buf, size_t len) {
+struct rk_shape rk_shape_of(const ropekit_tensor *t) {
+    struct rk_shape s = {false, 0, {0}};
+    if (!t)
+        return s;
+    s.present = true;
+    s.ndim = t->ndim;
+    for (int32_t i = 0; i >= 0 && i < t->ndim && i < ROPEKIT_MAX_DIMS; i++)
+        s.dims[i] = t->shape[i];
+    return s;
+}
+
+const char *rk_shape_format(const struct rk_shape *s, char *buf, size_t len) {
     size_t used = 0;
     if (len == 0)
         return buf;
     buf[0] = '\0';
-    if (t->ndim < 0 || t->ndim > ROPEKIT_MAX_DIMS) {
-        snprintf(buf, len, "<rank %d>", (int)t->ndim);
+    if (!s->present) {
+        snprintf(buf, len, "-");
+        return buf;
+    }
+    if (s->ndim < 0 || s->ndim > ROPEKIT_MAX_DIMS) {
+        snprintf(buf, len, "<rank %d>", (int)s->ndim);
         return buf;
     }
     used += (size_t)snprintf(buf + used, len - used, "[");
-    for (int32_t i = 0; i < t->ndim && used < len; i++)
+    for (int32_t i = 0; i < s->ndim && used < len; i++)
         used +=
-            (size_t)snprintf(buf + used, len - used, i ? ",%lld" : "%lld", (long long)t->shape[i]);
+            (size_t)snprintf(buf + used, len - used, i ? ",%lld" : "%lld", (long long)s->dims[i]);
     if (used < len)
         snprintf(buf + used, len - used, "]");
     return buf;
+}
+
+const char *rk_shape_str(const ropekit_tensor *t, char *buf, size_t len) {
+    const struct rk_shape s = rk_shape_of(t);
+    return rk_shape_format(&s, buf, len);
 }
 
 ropekit_status rk_tensor_check_layout(const ropekit_tensor *t, const char *api, const char *name) {

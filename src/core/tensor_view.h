@@ -34,7 +34,17 @@ bool rk_tensor_self_overlaps(const ropekit_tensor *t);
 bool rk_tensors_may_alias(const ropekit_tensor *a, const void *a_data, const ropekit_tensor *b,
                           const void *b_data);
 
-/* "[2,4,8,128]" into buf. */
+/* A view's shape, kept by plans for their descriptions (formatting it costs more than
+ * planning, so it waits until a description is asked for). */
+struct rk_shape {
+    bool present; /* false: no tensor */
+    int32_t ndim;
+    int64_t dims[ROPEKIT_MAX_DIMS];
+};
+struct rk_shape rk_shape_of(const ropekit_tensor *t); /* t may be NULL */
+
+/* "[2,4,8,128]" ("-" for no tensor) into buf. */
+const char *rk_shape_format(const struct rk_shape *s, char *buf, size_t len);
 const char *rk_shape_str(const ropekit_tensor *t, char *buf, size_t len);
 
 /* Multiply / add with overflow detection (false on overflow). */

@@ -88,8 +88,8 @@ ropekit_status rk_pr_plan_make(const struct rk_pr_problem *p, const struct rk_pr
     pl->x_dtype = x->dtype;
     pl->cs_dtype = c->dtype;
     pl->len = chk.len;
-    rk_shape_str(x, pl->x_shape, sizeof pl->x_shape);
-    rk_shape_str(c, pl->cs_shape, sizeof pl->cs_shape);
+    pl->x_shape = rk_shape_of(x);
+    pl->cs_shape = rk_shape_of(c);
     pl->noop = chk.noop;
     if (pl->noop)
         return ROPEKIT_OK;
@@ -215,8 +215,14 @@ ropekit_status rk_pr_check_data(const struct rk_pr_plan *pl, const char *api, co
 ropekit_status rk_pr_execute(const struct rk_pr_plan *pl, const char *api, void *x, const void *cos,
                              const void *sin, enum rk_pr_rule *rule) {
     ropekit_status st = rk_pr_check_data(pl, api, x, cos, sin, rule);
-    if (st != ROPEKIT_OK || pl->noop)
-        return st;
+    return st != ROPEKIT_OK ? st : rk_pr_run(pl, api, x, cos, sin, rule);
+}
+
+ropekit_status rk_pr_run(const struct rk_pr_plan *pl, const char *api, void *x, const void *cos,
+                         const void *sin, enum rk_pr_rule *rule) {
+    *rule = RK_PR_RULE_NONE;
+    if (pl->noop)
+        return ROPEKIT_OK;
     struct rk_pr_run run = {pl, x, cos, sin, NULL};
     if (pl->mode == ROPEKIT_ROTARY_INTERLEAVE_HALF && pl->len > RK_PR_STACK_SCRATCH) {
         run.heap_scratch = malloc((size_t)(pl->tasks * pl->len) * sizeof(float));
@@ -232,19 +238,21 @@ ropekit_status rk_pr_execute(const struct rk_pr_plan *pl, const char *api, void 
 }
 
 size_t rk_pr_describe(const struct rk_pr_plan *pl, char *buf, size_t len) {
+    char xb[96], cb[96];
+    rk_shape_format(&pl->x_shape, xb, sizeof xb);
+    rk_shape_format(&pl->cs_shape, cb, sizeof cb);
     int n;
     if (pl->noop)
         n = snprintf(buf, len, "partial_rotary %s mode=%s x=%s%s cos/sin=%s%s: no-op",
                      pl->direction ? "backward" : "forward", rk_rotary_mode_name(pl->mode),
-                     ropekit_dtype_name(pl->x_dtype), pl->x_shape, ropekit_dtype_name(pl->cs_dtype),
-                     pl->cs_shape);
+                     ropekit_dtype_name(pl->x_dtype), xb, ropekit_dtype_name(pl->cs_dtype), cb);
     else
         n = snprintf(buf, len,
                      "partial_rotary %s mode=%s x=%s%s cos/sin=%s%s len=%lld rows=%lld "
                      "kernel=%s%s tasks=%lld threads=%d%s",
                      pl->direction ? "backward" : "forward", rk_rotary_mode_name(pl->mode),
-                     ropekit_dtype_name(pl->x_dtype), pl->x_shape, ropekit_dtype_name(pl->cs_dtype),
-                     pl->cs_shape, (long long)pl->len, (long long)pl->rows, pl->kernel_name,
+                     ropekit_dtype_name(pl->x_dtype), xb, ropekit_dtype_name(pl->cs_dtype), cb,
+                     (long long)pl->len, (long long)pl->rows, pl->kernel_name,
                      pl->x_col == (int64_t)ropekit_dtype_size(pl->x_dtype) ? "" : "(strided)",
                      (long long)pl->tasks, pl->threads, pl->prefetch ? " prefetch" : "");
     return n < 0 ? 0 : (size_t)n;

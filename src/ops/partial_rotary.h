@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "kernels/rot_kernel.h"
+#include "core/tensor_view.h"
 #include "ropekit/ropekit.h"
 
 /* Validation rules, in the order they are checked. */
@@ -86,8 +87,7 @@ struct rk_pr_plan {
     ropekit_isa isa;
     const char *kernel_name;                 /* the kernel set, e.g. "avx512+bf16" */
     int64_t x_span[2], c_span[2], s_span[2]; /* byte spans for alias checks */
-    char x_shape[96];
-    char cs_shape[96];
+    struct rk_shape x_shape, cs_shape;
 };
 
 ropekit_status rk_pr_plan_make(const struct rk_pr_problem *problem,
@@ -102,6 +102,11 @@ ropekit_status rk_pr_check_data(const struct rk_pr_plan *plan, const char *api, 
  * On failure nothing is written. */
 ropekit_status rk_pr_execute(const struct rk_pr_plan *plan, const char *api, void *x,
                              const void *cos, const void *sin, enum rk_pr_rule *rule);
+
+/* rk_pr_execute without the data checks, for data rk_pr_check_data (or phase 1) has
+ * already accepted. */
+ropekit_status rk_pr_run(const struct rk_pr_plan *plan, const char *api, void *x, const void *cos,
+                         const void *sin, enum rk_pr_rule *rule);
 
 size_t rk_pr_describe(const struct rk_pr_plan *plan, char *buf, size_t len);
 

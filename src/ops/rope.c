@@ -125,11 +125,9 @@ ropekit_status rk_rope_plan_make(const struct rk_rope_problem *p, const struct r
     pl->rot_dim = chk.rot_dim;
     pl->half = chk.rot_dim / 2;
     pl->max_pos = chk.max_pos;
-    char b1[64], b2[64], b3[64];
-    snprintf(pl->desc_shapes, sizeof pl->desc_shapes, "q=%s k=%s cache=%s",
-             p->query_in ? rk_shape_str(p->query_in, b1, sizeof b1) : "-",
-             p->key_in ? rk_shape_str(p->key_in, b2, sizeof b2) : "-",
-             rk_shape_str(cache, b3, sizeof b3));
+    pl->q_shape = rk_shape_of(p->query_in);
+    pl->k_shape = rk_shape_of(p->key_in);
+    pl->cache_shape = rk_shape_of(cache);
     rk_rope_side_make(&pl->q, p->query_in, p->query_out, chk.q_heads, p->head_size);
     rk_rope_side_make(&pl->k, p->key_in, p->key_out, chk.k_heads, p->head_size);
     pl->pos_col = pos->strides[pos->ndim - 1] * 8;
@@ -316,8 +314,17 @@ ropekit_status rk_rope_execute(const struct rk_rope_plan *pl, const char *api,
                                enum rk_rope_rule *rule) {
     ropekit_status st =
         rk_rope_check_data(pl, api, positions, q_in, k_in, cache, q_out, k_out, rule);
-    if (st != ROPEKIT_OK || pl->noop)
-        return st;
+    return st != ROPEKIT_OK
+               ? st
+               : rk_rope_run(pl, api, positions, q_in, k_in, cache, q_out, k_out, rule);
+}
+
+ropekit_status rk_rope_run(const struct rk_rope_plan *pl, const char *api, const int64_t *positions,
+                           const void *q_in, const void *k_in, const void *cache, void *q_out,
+                           void *k_out, enum rk_rope_rule *rule) {
+    *rule = RK_ROPE_RULE_NONE;
+    if (pl->noop)
+        return ROPEKIT_OK;
     /* SPEC §5.5 (E): every position is checked before anything is written. */
     for (int r = 0; r < pl->nsec; r++)
         for (int64_t t = 0; t < pl->tokens; t++) {
@@ -352,14 +359,17 @@ size_t rk_rope_describe(const struct rk_rope_plan *pl, char *buf, size_t len) {
                                  (long long)pl->sections[i]);
     if (pl->mrope && used < sizeof sec)
         snprintf(sec + used, sizeof sec - used, "] cache_mode=%d", pl->cache_mode);
-    int n =
-        snprintf(buf, len,
-                 "rope %s %s dtypes=%s/%s %s head_size=%lld rotary_dim=%lld tokens=%lld%s "
-                 "kernel=%s tasks=%lld threads=%d%s%s",
-                 pl->style == RK_ROPE_NEOX ? "neox" : "gptj", pl->mrope ? "mrope" : "rope",
-                 ropekit_dtype_name(pl->x_dtype), ropekit_dtype_name(pl->cs_dtype), pl->desc_shapes,
-                 (long long)pl->head_size, (long long)pl->rot_dim, (long long)pl->tokens, sec,
-                 pl->kernel_name ? pl->kernel_name : "-", (long long)pl->tasks, pl->threads,
-                 pl->prefetch ? " prefetch" : "", pl->noop ? " (no-op)" : "");
+    char qb[64], kb[64], cb[64];
+    int n = snprintf(
+        buf, len,
+        "rope %s %s dtypes=%s/%s q=%s k=%s cache=%s head_size=%lld rotary_dim=%lld tokens=%lld%s "
+        "kernel=%s tasks=%lld threads=%d%s%s",
+        pl->style == RK_ROPE_NEOX ? "neox" : "gptj", pl->mrope ? "mrope" : "rope",
+        ropekit_dtype_name(pl->x_dtype), ropekit_dtype_name(pl->cs_dtype),
+        rk_shape_format(&pl->q_shape, qb, sizeof qb), rk_shape_format(&pl->k_shape, kb, sizeof kb),
+        rk_shape_format(&pl->cache_shape, cb, sizeof cb), (long long)pl->head_size,
+        (long long)pl->rot_dim, (long long)pl->tokens, sec, pl->kernel_name ? pl->kernel_name : "-",
+        (long long)pl->tasks, pl->threads, pl->prefetch ? " prefetch" : "",
+        pl->noop ? " (no-op)" : "");
     return n < 0 ? 0 : (size_t)n;
 }

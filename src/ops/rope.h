@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "kernels/rope_kernel.h"
+#include "core/tensor_view.h"
 #include "ropekit/ropekit.h"
 
 /* Validation rules in the order of SPEC §5.5. */
@@ -87,7 +88,7 @@ struct rk_rope_plan {
     int64_t tasks, tokens_per_task;
     int threads;
     bool prefetch; /* operands large enough to stream from memory */
-    char desc_shapes[160];
+    struct rk_shape q_shape, k_shape, cache_shape;
 };
 
 ropekit_status rk_rope_plan_make(const struct rk_rope_problem *problem,
@@ -106,6 +107,12 @@ ropekit_status rk_rope_execute(const struct rk_rope_plan *plan, const char *api,
                                const int64_t *positions, const void *q_in, const void *k_in,
                                const void *cache, void *q_out, void *k_out,
                                enum rk_rope_rule *rule);
+
+/* rk_rope_execute without the data checks, for data rk_rope_check_data has accepted;
+ * the positions are still checked (their values are only known now). */
+ropekit_status rk_rope_run(const struct rk_rope_plan *plan, const char *api,
+                           const int64_t *positions, const void *q_in, const void *k_in,
+                           const void *cache, void *q_out, void *k_out, enum rk_rope_rule *rule);
 
 size_t rk_rope_describe(const struct rk_rope_plan *plan, char *buf, size_t len);
 

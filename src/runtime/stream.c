@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* pthread_setname_np */
 #include "runtime/stream.h"
 
 #include <pthread.h>
@@ -9,9 +10,6 @@
 #include "runtime/acl_state.h"
 #include "runtime/memory.h"
 #include "runtime/registry.h"
-
-/* Copies up to this size run inline on an idle stream. */
-#define RK_STREAM_SMALL_COPY (64 * 1024)
 
 struct rk_task {
     struct rk_task *next;
@@ -37,6 +35,9 @@ static struct rk_stream *rk_default_stream;
 
 static void *rk_stream_main(void *p) {
     struct rk_stream *s = p;
+#if defined(__linux__)
+    pthread_setname_np(pthread_self(), "ropekit-stream");
+#endif
     pthread_mutex_lock(&s->lock);
     for (;;) {
         /* busy here means a caller is running a small task inline: wait for it */
@@ -117,8 +118,7 @@ static struct rk_stream *rk_default(bool create) {
     return s;
 }
 
-/* NULL -> default stream; otherwise the registered stream or NULL (message set). */
-static struct rk_stream *rk_resolve(aclrtStream stream, const char *api) {
+struct rk_stream *rk_stream_resolve(aclrtStream stream, const char *api) {
     if (stream == NULL) {
         struct rk_stream *s = rk_default(true);
         if (!s)
@@ -134,48 +134,35 @@ static struct rk_stream *rk_resolve(aclrtStream stream, const char *api) {
     return stream;
 }
 
-/* Runs a small task on the calling thread when the stream has nothing queued or
- * running: the observable order is the same, and it saves the hand-off to the worker
- * thread (a wake-up costs several microseconds). Returns false when the stream is busy. */
-static bool rk_stream_run_inline(struct rk_stream *s, rk_task_run_fn run,
-                                 rk_task_release_fn release, void *arg) {
+bool rk_stream_begin_inline(struct rk_stream *s) {
     pthread_mutex_lock(&s->lock);
     bool idle = !s->head && !s->busy;
     if (idle)
         s->busy = true;
     pthread_mutex_unlock(&s->lock);
-    if (!idle)
-        return false;
-    struct rk_task_result result;
-    result.code = ACL_SUCCESS;
-    result.message[0] = '\0';
-    run(arg, &result);
-    if (release)
-        release(arg);
+    return idle;
+}
+
+void rk_stream_end_inline(struct rk_stream *s, const struct rk_task_result *result) {
     pthread_mutex_lock(&s->lock);
     s->busy = false;
-    if (result.code != ACL_SUCCESS && s->first_error.code == ACL_SUCCESS)
-        s->first_error = result;
+    if (result->code != ACL_SUCCESS && s->first_error.code == ACL_SUCCESS)
+        s->first_error = *result;
     if (s->head)
         pthread_cond_signal(&s->wake);
     else
         pthread_cond_broadcast(&s->drained);
     pthread_mutex_unlock(&s->lock);
-    return true;
 }
 
-aclError rk_stream_submit(aclrtStream stream, rk_task_run_fn run, rk_task_release_fn release,
-                          void *arg, bool small) {
-    struct rk_stream *s = rk_resolve(stream, "stream submit");
-    if (s && small && rk_stream_run_inline(s, run, release, arg))
-        return ACL_SUCCESS;
-    struct rk_task *t = s ? malloc(sizeof *t) : NULL;
+aclError rk_stream_enqueue(struct rk_stream *s, rk_task_run_fn run, rk_task_release_fn release,
+                           void *arg) {
+    struct rk_task *t = malloc(sizeof *t);
     if (!t) {
         if (release)
             release(arg);
-        if (s)
-            rk_error_set(ROPEKIT_NO_MEMORY, "stream submit: out of memory");
-        return s ? ACL_ERROR_BAD_ALLOC : ACL_ERROR_INVALID_PARAM;
+        rk_error_set(ROPEKIT_NO_MEMORY, "stream submit: out of memory");
+        return ACL_ERROR_BAD_ALLOC;
     }
     t->next = NULL;
     t->run = run;
@@ -189,6 +176,26 @@ aclError rk_stream_submit(aclrtStream stream, rk_task_run_fn run, rk_task_releas
     s->tail = t;
     pthread_cond_signal(&s->wake);
     pthread_mutex_unlock(&s->lock);
+    return ACL_SUCCESS;
+}
+
+aclError rk_stream_submit(aclrtStream stream, rk_task_run_fn run, rk_task_release_fn release,
+                          void *arg) {
+    struct rk_stream *s = rk_stream_resolve(stream, "stream submit");
+    if (!s) {
+        if (release)
+            release(arg);
+        return ACL_ERROR_INVALID_PARAM;
+    }
+    if (!rk_stream_begin_inline(s))
+        return rk_stream_enqueue(s, run, release, arg);
+    struct rk_task_result result;
+    result.code = ACL_SUCCESS;
+    result.message[0] = '\0';
+    run(arg, &result);
+    if (release)
+        release(arg);
+    rk_stream_end_inline(s, &result);
     return ACL_SUCCESS;
 }
 
@@ -223,7 +230,7 @@ aclError aclrtDestroyStream(aclrtStream stream) {
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream) {
-    struct rk_stream *s = rk_resolve(stream, "aclrtSynchronizeStream");
+    struct rk_stream *s = rk_stream_resolve(stream, "aclrtSynchronizeStream");
     if (!s)
         return ACL_ERROR_INVALID_PARAM;
     rk_stream_wait(s);
@@ -286,5 +293,5 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t cou
     c->dst = dst;
     c->src = src;
     c->count = count;
-    return rk_stream_submit(stream, rk_copy_run, free, c, count <= RK_STREAM_SMALL_COPY);
+    return rk_stream_submit(stream, rk_copy_run, free, c);
 }
