@@ -41,6 +41,8 @@ static void rkb_usage(FILE *out) {
             "  --faces LIST       native,native_oop,aclnn,aclnn_oop (default: all that apply)\n"
             "  --host-openmp      run an OpenMP region of the host before every timed call,\n"
             "                     as a framework runs its own operators between calls\n"
+            "  --host-parallel-for  run the library's parallel work on the host's OpenMP\n"
+            "                     threads (ropekit_set_parallel_for) instead of its pool\n"
             "  --neighbour        keep another process spinning on a core throughout\n"
             "  --no-scalar        skip the scalar column\n"
             "  --quick            shorter measurements\n"
@@ -94,6 +96,8 @@ static int rkb_parse(int argc, char **argv, struct rkb_run *r) {
             r->opt.budget_s = 0.05; /* still 3 rounds: a median of 2 is their mean */
         } else if (!strcmp(a, "--host-openmp")) {
             r->opt.host_openmp = true;
+        } else if (!strcmp(a, "--host-parallel-for")) {
+            r->opt.host_parallel_for = true;
         } else if (!strcmp(a, "--neighbour")) {
             r->opt.neighbour = true;
         } else if (!strcmp(a, "--faces") && val) {
@@ -285,6 +289,10 @@ int rkb_main(int argc, char **argv) {
         return st;
     if (!r.opt.host_openmp) /* with host regions, their threads behave as a host's would */
         rkb_host_openmp_spin_short(argc, argv);
+    if (r.opt.host_parallel_for && !rkb_host_parallel_for_install()) {
+        fprintf(stderr, "ropekit bench: --host-parallel-for needs a build with OpenMP\n");
+        return 2;
+    }
     struct rkb_config configs[64];
     int total = 0;
     for (int i = 0; i < r.nworkloads; i++)

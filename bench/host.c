@@ -1,6 +1,8 @@
 #define _GNU_SOURCE /* syscall(SYS_gettid) */
 #include "host.h"
 
+#include "ropekit/ropekit.h"
+
 #include <dirent.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -102,6 +104,26 @@ struct rkb_between rkb_host_region(int threads) {
         job.buf = calloc(RKB_HOST_BYTES / 4, 4);
     job.threads = threads < 1 ? 1 : threads;
     return (struct rkb_between){rkb_host_run, job.buf ? &job : NULL};
+}
+
+#ifdef _OPENMP
+static void rkb_host_parallel_for(void *host, int64_t tasks, int threads, ropekit_task_fn task,
+                                  void *ctx) {
+    (void)host;
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int64_t t = 0; t < tasks; t++) {
+        rkb_host_thread_mark();
+        task(ctx, t);
+    }
+}
+#endif
+
+bool rkb_host_parallel_for_install(void) {
+#ifdef _OPENMP
+    return ropekit_set_parallel_for(rkb_host_parallel_for, NULL) == ROPEKIT_OK;
+#else
+    return false;
+#endif
 }
 
 void rkb_host_openmp_spin_short(int argc, char **argv) {

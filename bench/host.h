@@ -23,6 +23,10 @@ void rkb_host_thread_mark(void);
  * out of memory. */
 struct rkb_between rkb_host_region(int threads);
 
+/* Hands the library's parallel work to the host's OpenMP threads
+ * (ropekit_set_parallel_for with an OpenMP parallel-for); false without OpenMP. */
+bool rkb_host_parallel_for_install(void);
+
 /* libgomp's threads spin for milliseconds after each parallel region by default, taking
  * a core from the library calls timed right after a baseline. Unless OMP_WAIT_POLICY or
  * GOMP_SPINCOUNT is set, this restarts the program (argv: the subcommand's arguments,

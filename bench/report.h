@@ -13,9 +13,10 @@ struct rkb_options {
     int rounds; /* of the faces interleaved with the baselines */
     bool scalar;
     bool json;
-    bool host_openmp;  /* an OpenMP region of the host before every timed call */
-    bool neighbour;    /* another process spinning on a core throughout */
-    const char *faces; /* comma-separated face names (NULL: all) */
+    bool host_openmp;       /* an OpenMP region of the host before every timed call */
+    bool neighbour;         /* another process spinning on a core throughout */
+    bool host_parallel_for; /* the library's parallel work on the host's OpenMP threads */
+    const char *faces;      /* comma-separated face names (NULL: all) */
 };
 
 /* One face of one configuration at one thread count. */

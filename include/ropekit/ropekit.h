@@ -93,10 +93,38 @@ ROPEKIT_API ropekit_tensor ropekit_tensor_make(void *data, ropekit_dtype dtype, 
 /* ---- Threads ---- */
 
 /* Upper bound on threads used by one operator call. 0 restores the default: the
- * ROPEKIT_NUM_THREADS environment variable if set, else the number of online CPUs.
- * Results never depend on the thread count. */
+ * ROPEKIT_NUM_THREADS environment variable (read once) if set, else the number of CPUs
+ * the process may run on. Results never depend on the thread count.
+ *
+ * Calls run on the calling thread and on the library's own pool: persistent workers that
+ * spin for up to about 0.15 ms after a call and then sleep, so no CPU is used once calls
+ * have stopped. Calls running at once (several threads or streams) share the budget. */
 ROPEKIT_API ropekit_status ropekit_set_num_threads(int threads);
 ROPEKIT_API int ropekit_get_num_threads(void);
+
+/* A host with a thread pool of its own can run the library's parallel work on it
+ * instead, so that the two never compete for cores. This matters most beside OpenMP:
+ * libgomp's threads spin for milliseconds after each of the host's parallel regions,
+ * holding their cores, so no other pool can use those cores between two regions; an
+ * OpenMP host's parallel-for (below) hands the work to those very threads.
+ *
+ * `run(host, tasks, threads, task, ctx)` must call task(ctx, t) exactly once for every t
+ * in [0, tasks), on up to `threads` threads, and return when all calls have returned; it
+ * may be called from any thread that calls the library. Results do not depend on how the
+ * tasks are spread. run == NULL restores the library's pool. Set it before other threads
+ * make calls.
+ *
+ *     static void omp_run(void *host, int64_t n, int threads, ropekit_task_fn task, void *ctx) {
+ *         #pragma omp parallel for num_threads(threads) schedule(static)
+ *         for (int64_t t = 0; t < n; t++)
+ *             task(ctx, t);
+ *     }
+ *     ropekit_set_parallel_for(omp_run, NULL);
+ */
+typedef void (*ropekit_task_fn)(void *ctx, int64_t task);
+typedef void (*ropekit_parallel_fn)(void *host, int64_t tasks, int threads, ropekit_task_fn task,
+                                    void *ctx);
+ROPEKIT_API ropekit_status ropekit_set_parallel_for(ropekit_parallel_fn run, void *host);
 
 /* ---- Instruction sets ----
  * Kernels are chosen when a plan is made, from what the CPU and OS support, capped

@@ -82,9 +82,22 @@ struct rk_split rk_split_work(int64_t work_items, int64_t item_bytes, int64_t mi
     return s;
 }
 
+static _Atomic(ropekit_parallel_fn) rk_host_run;
+static void *_Atomic rk_host_ctx;
+
+ropekit_status ropekit_set_parallel_for(ropekit_parallel_fn run, void *host) {
+    atomic_store(&rk_host_ctx, host);
+    atomic_store(&rk_host_run, run);
+    return ROPEKIT_OK;
+}
+
 void rk_parallel_for(int64_t tasks, int threads, rk_task_fn fn, void *ctx) {
     if (threads > 1 && tasks > 1) {
-        rk_pool_run(tasks, threads, fn, ctx);
+        const ropekit_parallel_fn host = atomic_load_explicit(&rk_host_run, memory_order_acquire);
+        if (host)
+            host(atomic_load(&rk_host_ctx), tasks, threads, fn, ctx);
+        else
+            rk_pool_run(tasks, threads, fn, ctx);
         return;
     }
     for (int64_t t = 0; t < tasks; t++)

@@ -7,10 +7,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef void (*rk_task_fn)(void *ctx, int64_t task);
+#include "ropekit/ropekit.h"
+
+typedef ropekit_task_fn rk_task_fn;
 
 /* Runs fn(ctx, t) for t in [0, tasks) on up to `threads` threads: the calling thread
- * and helpers of the library's pool (core/thread_pool.h). With threads <= 1 or a single
+ * and helpers of the library's pool (core/thread_pool.h), or the host's parallel-for
+ * (ropekit_set_parallel_for). With threads <= 1 or a single
  * task it runs on the calling thread with no synchronization. Concurrent calls share the
  * thread budget: helpers join only while fewer than rk_thread_budget() threads work on
  * library calls, and a call that gets none runs on its caller alone. */

@@ -1,7 +1,8 @@
-#define _GNU_SOURCE /* pthread_setname_np */
+#define _GNU_SOURCE /* pthread_setname_np, sched_getcpu */
 #include "core/thread_pool.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <time.h>
@@ -12,9 +13,13 @@
 #define RK_POOL_MAX_WORKERS 255
 #define RK_POOL_MAX_RANGES 32
 #define RK_POOL_MAX_TASKS 0xffffff
-/* An idle worker spins this long before it sleeps: long enough for the next call of a
- * decode loop, short enough that the 10 ms after the last call cost almost nothing. */
-#define RK_POOL_IDLE_SPIN_NS 30000
+/* An idle worker spins this long, then keeps polling with sched_yield (so a thread of
+ * the host's that is ready on its core runs first) until RK_POOL_IDLE_YIELD_NS, then
+ * sleeps: long enough for the next call of a decode loop, short enough that the 10 ms
+ * after the last call cost almost nothing. A worker woken from sleep is often put on the
+ * waking caller's core, where it would only share that core: see rk_pool_help. */
+#define RK_POOL_IDLE_SPIN_NS 20000
+#define RK_POOL_IDLE_YIELD_NS 150000
 /* A caller spins this long for tasks its helpers are running before it sleeps. */
 #define RK_POOL_DONE_SPIN_NS 20000
 
@@ -47,7 +52,8 @@ struct rk_job_slot {
     atomic_uint owner_waits; /* the owner is (about to be) asleep on `done` */
     atomic_uint max_helpers;
     atomic_uint tasks;
-    atomic_bool taken; /* held by a running call */
+    atomic_int owner_cpu; /* where the caller runs (-1: unknown) */
+    atomic_bool taken;    /* held by a running call */
     /* Written by the owner before it publishes the head; read by a thread only after it
      * has claimed a task, so they stay put while read. */
     rk_task_fn fn;
@@ -65,6 +71,14 @@ static struct {
     pthread_mutex_t start_lock;
     pthread_t threads[RK_POOL_MAX_WORKERS];
 } rk_pool = {.start_lock = PTHREAD_MUTEX_INITIALIZER};
+
+static int rk_current_cpu(void) {
+#if defined(__linux__)
+    return sched_getcpu();
+#else
+    return -1;
+#endif
+}
 
 static int64_t rk_now_ns(void) {
     struct timespec ts;
@@ -127,8 +141,11 @@ static bool rk_pool_help(int id, int budget) {
     for (int i = 0; i < RK_POOL_SLOTS; i++) {
         struct rk_job_slot *s = &rk_pool.slots[i];
         uint32_t gen, ranges, task;
-        if (atomic_load(&rk_pool.working) >= budget || !rk_slot_join(s, &gen, &ranges))
-            continue;
+        if (atomic_load(&rk_pool.working) >= budget)
+            break;
+        const int owner_cpu = atomic_load_explicit(&s->owner_cpu, memory_order_relaxed);
+        if ((owner_cpu >= 0 && owner_cpu == rk_current_cpu()) || !rk_slot_join(s, &gen, &ranges))
+            continue; /* on the caller's own core a helper would only take turns with it */
         atomic_fetch_add(&rk_pool.working, 1);
         const uint32_t home = ranges > 1 ? 1 + (uint32_t)(id - 1) % (ranges - 1) : 0;
         if (rk_slot_claim(s, gen, ranges, home, &task)) {
@@ -147,13 +164,19 @@ static bool rk_pool_help(int id, int budget) {
 
 /* Waits until the epoch differs from `seen`: spins first, then sleeps. */
 static void rk_pool_idle(uint32_t seen) {
-    const int64_t until = rk_now_ns() + RK_POOL_IDLE_SPIN_NS;
+    const int64_t start = rk_now_ns();
     for (int i = 1;; i++) {
         if (atomic_load_explicit(&rk_pool.epoch, memory_order_acquire) != seen)
             return;
-        rk_cpu_relax();
-        if (i % 64 == 0 && rk_now_ns() >= until)
+        if (i % 64 != 0) {
+            rk_cpu_relax();
+            continue;
+        }
+        const int64_t waited = rk_now_ns() - start;
+        if (waited >= RK_POOL_IDLE_YIELD_NS)
             break;
+        if (waited >= RK_POOL_IDLE_SPIN_NS)
+            sched_yield();
     }
     atomic_fetch_add(&rk_pool.sleepers, 1);
     if (atomic_load(&rk_pool.epoch) == seen)
@@ -284,6 +307,7 @@ void rk_pool_run(int64_t tasks, int threads, rk_task_fn fn, void *ctx) {
     atomic_store_explicit(&s->done, 0, memory_order_relaxed);
     atomic_store_explicit(&s->tasks, n, memory_order_relaxed);
     atomic_store_explicit(&s->max_helpers, (unsigned)helpers, memory_order_relaxed);
+    atomic_store_explicit(&s->owner_cpu, rk_current_cpu(), memory_order_relaxed);
     for (uint32_t r = 0; r < ranges; r++)
         atomic_store_explicit(
             &s->range[r].word,
