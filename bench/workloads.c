@@ -151,17 +151,24 @@ bool rkb_face_out_of_place(enum rkb_face face) {
     return face == RKB_NATIVE_OOP || face == RKB_ACLNN_OOP;
 }
 
+/* CANN's RopeWithSinCosCache: q, k and cache of one dtype; headSize and rotaryDim
+ * multiples of 32 elements for 16-bit types, 16 for fp32 (SPEC §5.5). */
+static bool rkb_aclnn_takes_rope(const struct rkb_config *c) {
+    const int64_t align = c->x_dtype == ROPEKIT_F32 ? 16 : 32;
+    return c->x_dtype == c->cs_dtype && c->w->head_size % align == 0 && c->w->rot_dim % align == 0;
+}
+
 bool rkb_face_applies(const struct rkb_config *c) {
     switch (c->face) {
     case RKB_NATIVE:
         return true;
     case RKB_NATIVE_OOP:
         return c->w->kind == RKB_ROPE;
-    case RKB_ACLNN: /* CANN: forward and gradient in interleave mode; q, k, cache one dtype */
-        return c->w->kind == RKB_ROPE ? c->x_dtype == c->cs_dtype
+    case RKB_ACLNN: /* CANN: forward and gradient in interleave mode only */
+        return c->w->kind == RKB_ROPE ? rkb_aclnn_takes_rope(c)
                                       : c->style == ROPEKIT_ROTARY_INTERLEAVE;
     case RKB_ACLNN_OOP:
-        return c->w->kind == RKB_ROPE && c->x_dtype == c->cs_dtype;
+        return c->w->kind == RKB_ROPE && rkb_aclnn_takes_rope(c);
     default:
         return false;
     }

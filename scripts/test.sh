@@ -1,16 +1,21 @@
 #!/usr/bin/env bash
-# Builds ropekit and runs the whole test suite twice: a release build, then a build
-# with AddressSanitizer and UndefinedBehaviorSanitizer.
+# Builds ropekit and runs the whole test suite: a release build, a build with
+# AddressSanitizer and UndefinedBehaviorSanitizer, and the C tests of threads, streams
+# and executors (labels core, runtime, aclnn) under ThreadSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh test
 jobs=$(nproc)
 run_suite() {
-  local dir=$1; shift
+  local dir=$1 labels=$2; shift 2
   cmake -S . -B "$dir" "$@"
   cmake --build "$dir" -j"$jobs"
-  (cd "$dir" && ctest --output-on-failure -j"$jobs")
+  (cd "$dir" && ctest --output-on-failure -j"$jobs" ${labels:+-L "$labels"})
 }
-run_suite build-test -DCMAKE_BUILD_TYPE=Release
-run_suite build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROPEKIT_SANITIZE=ON
-echo "ropekit: all tests passed (release and sanitizer builds)"
+run_suite build-test "" -DCMAKE_BUILD_TYPE=Release
+run_suite build-asan "" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROPEKIT_SANITIZE=ON
+# ThreadSanitizer cannot follow threads started in a forked child unless told to.
+TSAN_OPTIONS="die_after_fork=0 halt_on_error=1" \
+  run_suite build-tsan "core|runtime|aclnn" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DROPEKIT_SANITIZE_THREAD=ON -DROPEKIT_BUILD_EXAMPLES=OFF -DROPEKIT_BUILD_TOOLS=OFF
+echo "ropekit: all tests passed (release, ASan/UBSan and TSan builds)"

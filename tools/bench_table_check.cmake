@@ -9,7 +9,8 @@ execute_process(COMMAND ${PYTHON} ${SCRIPT} ${OUT} OUTPUT_VARIABLE table RESULT_
 if(rc)
   message(FATAL_ERROR "bench_table.py failed: ${rc}")
 endif()
-foreach(row "| P1 | half | f32/f32 |" "| P1 | interleave | bf16/f32 |" "| D1 | neox | bf16/bf16 |")
+foreach(row "| P1 | half | f32/f32 |" "| P1 | interleave | bf16/f32 |" "| D1 | neox | bf16/bf16 |"
+           "| aclnn 1 thr us |")
   string(FIND "${table}" "${row}" at)
   if(at EQUAL -1)
     message(FATAL_ERROR "row '${row}' missing from:\n${table}")
