@@ -20,8 +20,15 @@ struct rkb_case {
     aclTensor *tensor[RKB_MAX_BUF];
     aclIntArray *ints; /* pr: the slice; rope: mrope sections (NULL: rope) */
     aclrtStream stream;
+    /* In place, rounding makes repeated rotations drift slowly towards zero, and fp32
+     * subnormals are slow: the inputs are restored from these every RKB_RESTORE_RUNS runs
+     * (rope; partial rotary uses exact rotations). */
+    void *orig[2];
+    int64_t runs;
     char desc[320];
 };
+
+#define RKB_RESTORE_RUNS 4096
 
 static int64_t rkb_prod(const int64_t *d, int n) {
     int64_t p = 1;
@@ -119,6 +126,13 @@ static bool rkb_case_rope(struct rkb_case *k) {
             pos[r * w->tokens + t] = (w->max_pos - w->tokens - 7 * r + t) % w->max_pos;
     rkb_fill(k->buf[1], qn, k->cfg.x_dtype, 4);
     rkb_fill(k->buf[2], kn, k->cfg.x_dtype, 5);
+    if (!oop) {
+        const size_t xs = ropekit_dtype_size(k->cfg.x_dtype);
+        if (!(k->orig[0] = malloc((size_t)qn * xs)) || !(k->orig[1] = malloc((size_t)kn * xs)))
+            return false;
+        memcpy(k->orig[0], k->buf[1], (size_t)qn * xs);
+        memcpy(k->orig[1], k->buf[2], (size_t)kn * xs);
+    }
     if (oop) { /* outputs touched once, so the first timed call does not page them in */
         memset(k->buf[4], 0, (size_t)qn * ropekit_dtype_size(k->cfg.x_dtype));
         memset(k->buf[5], 0, (size_t)kn * ropekit_dtype_size(k->cfg.x_dtype));
@@ -210,7 +224,16 @@ static void rkb_case_run_aclnn(struct rkb_case *k) {
     }
 }
 
+static void rkb_case_restore(struct rkb_case *k) {
+    const struct rkb_workload *w = k->cfg.w;
+    const size_t xs = ropekit_dtype_size(k->cfg.x_dtype);
+    memcpy(k->buf[1], k->orig[0], (size_t)(w->tokens * w->q_heads * w->head_size) * xs);
+    memcpy(k->buf[2], k->orig[1], (size_t)(w->tokens * w->k_heads * w->head_size) * xs);
+}
+
 void rkb_case_run(struct rkb_case *k) {
+    if (k->orig[0] && ++k->runs % RKB_RESTORE_RUNS == 0)
+        rkb_case_restore(k);
     if (!k->plan) {
         rkb_case_run_aclnn(k);
     } else if (k->cfg.w->kind == RKB_ROPE) {
@@ -231,6 +254,8 @@ void rkb_case_free(struct rkb_case *k) {
     ropekit_plan_destroy(k->plan);
     if (k->ints)
         aclDestroyIntArray(k->ints);
+    free(k->orig[0]);
+    free(k->orig[1]);
     for (int i = 0; i < RKB_MAX_BUF; i++) {
         if (k->tensor[i])
             aclDestroyTensor(k->tensor[i]);

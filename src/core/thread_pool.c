@@ -165,17 +165,19 @@ static bool rk_pool_help(int id, int budget) {
 /* Waits until the epoch differs from `seen`: spins first, then sleeps. */
 static void rk_pool_idle(uint32_t seen) {
     const int64_t start = rk_now_ns();
+    bool yielding = false;
     for (int i = 1;; i++) {
         if (atomic_load_explicit(&rk_pool.epoch, memory_order_acquire) != seen)
             return;
-        if (i % 64 != 0) {
+        if (!yielding && i % 64 != 0) {
             rk_cpu_relax();
             continue;
         }
         const int64_t waited = rk_now_ns() - start;
         if (waited >= RK_POOL_IDLE_YIELD_NS)
             break;
-        if (waited >= RK_POOL_IDLE_SPIN_NS)
+        yielding = waited >= RK_POOL_IDLE_SPIN_NS;
+        if (yielding)
             sched_yield();
     }
     atomic_fetch_add(&rk_pool.sleepers, 1);

@@ -82,7 +82,8 @@ bool rk_views_overlap(const struct rk_view_geom *a, const void *a_data,
     return k_lo <= k_hi;
 }
 
-static void rk_rope_side_make(struct rk_rope_side *side, const ropekit_tensor *in,
+static void rk_rope_side_make(struct rk_rope_side *side, struct rk_view_geom *in_geom,
+                              struct rk_view_geom *out_geom, const ropekit_tensor *in,
                               const ropekit_tensor *out, int64_t heads, int64_t hs) {
     if (!in)
         return;
@@ -98,8 +99,8 @@ static void rk_rope_side_make(struct rk_rope_side *side, const ropekit_tensor *i
     side->same_layout = in->ndim == out->ndim;
     for (int32_t i = 0; side->same_layout && i < in->ndim; i++)
         side->same_layout = in->strides[i] == out->strides[i] || in->shape[i] == 1;
-    side->in_geom = rk_view_geom_of(in);
-    side->out_geom = rk_view_geom_of(out);
+    *in_geom = rk_view_geom_of(in);
+    *out_geom = rk_view_geom_of(out);
 }
 
 ropekit_status rk_rope_plan_make(const struct rk_rope_problem *p, const struct rk_rope_policy *pol,
@@ -128,15 +129,17 @@ ropekit_status rk_rope_plan_make(const struct rk_rope_problem *p, const struct r
     pl->q_shape = rk_shape_of(p->query_in);
     pl->k_shape = rk_shape_of(p->key_in);
     pl->cache_shape = rk_shape_of(cache);
-    rk_rope_side_make(&pl->q, p->query_in, p->query_out, chk.q_heads, p->head_size);
-    rk_rope_side_make(&pl->k, p->key_in, p->key_out, chk.k_heads, p->head_size);
+    rk_rope_side_make(&pl->q, &pl->geom[RK_ROPE_Q_IN], &pl->geom[RK_ROPE_Q_OUT], p->query_in,
+                      p->query_out, chk.q_heads, p->head_size);
+    rk_rope_side_make(&pl->k, &pl->geom[RK_ROPE_K_IN], &pl->geom[RK_ROPE_K_OUT], p->key_in,
+                      p->key_out, chk.k_heads, p->head_size);
     pl->pos_col = pos->strides[pos->ndim - 1] * 8;
     pl->pos_row = pos->ndim == 2 ? pos->strides[0] * 8 : 0;
     const int64_t cs = (int64_t)ropekit_dtype_size(cache->dtype);
     pl->cache_row = cache->strides[0] * cs;
     pl->cache_col = cache->strides[1] * cs;
-    pl->pos_geom = rk_view_geom_of(pos);
-    pl->cache_geom = rk_view_geom_of(cache);
+    pl->geom[RK_ROPE_POS] = rk_view_geom_of(pos);
+    pl->geom[RK_ROPE_CACHE] = rk_view_geom_of(cache);
 
     if (pl->noop)
         return ROPEKIT_OK;
@@ -157,8 +160,8 @@ ropekit_status rk_rope_plan_make(const struct rk_rope_problem *p, const struct r
     pl->tasks = split.tasks;
     pl->tokens_per_task = split.items_per_task;
     pl->threads = split.threads;
-    const int64_t footprint = pl->q.in_geom.span_hi - pl->q.in_geom.span_lo +
-                              pl->k.in_geom.span_hi - pl->k.in_geom.span_lo;
+    const struct rk_view_geom *qg = &pl->geom[RK_ROPE_Q_IN], *kg = &pl->geom[RK_ROPE_K_IN];
+    const int64_t footprint = qg->span_hi - qg->span_lo + kg->span_hi - kg->span_lo;
     pl->prefetch = rk_prefetch_wanted(footprint);
     return ROPEKIT_OK;
 }
@@ -171,14 +174,13 @@ ropekit_status rk_rope_check_data(const struct rk_rope_plan *pl, const char *api
                                   enum rk_rope_rule *rule) {
     *rule = RK_ROPE_RULE_NONE;
     const void *data[6] = {positions, q_in, k_in, cache, q_out, k_out};
-    const struct rk_view_geom *geom[6] = {&pl->pos_geom,   &pl->q.in_geom,  &pl->k.in_geom,
-                                          &pl->cache_geom, &pl->q.out_geom, &pl->k.out_geom};
+    const struct rk_view_geom *geom = pl->geom;
     static const char *names[6] = {"positions",   "queryIn",  "keyIn",
                                    "cosSinCache", "queryOut", "keyOut"};
     const bool present[6] = {true, pl->q.present, pl->k.present,
                              true, pl->q.present, pl->k.present};
     for (int i = 0; i < 6; i++) {
-        if (present[i] && !data[i] && geom[i]->span_hi > geom[i]->span_lo) {
+        if (present[i] && !data[i] && geom[i].span_hi > geom[i].span_lo) {
             *rule = RK_ROPE_RULE_DATA_NULL;
             return rk_error_set(ROPEKIT_NULL_POINTER, "%s: %s data = NULL: required", api,
                                 names[i]);
@@ -195,7 +197,7 @@ ropekit_status rk_rope_check_data(const struct rk_rope_plan *pl, const char *api
                 continue;
             if (i == o - 3 && data[i] == data[o] && side->same_layout)
                 continue; /* in place */
-            if (rk_views_overlap(geom[o], data[o], geom[i], data[i])) {
+            if (rk_views_overlap(&geom[o], data[o], &geom[i], data[i])) {
                 *rule = RK_ROPE_RULE_OVERLAP;
                 return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
                                     "%s: %s memory overlaps %s: an output may only be exactly "

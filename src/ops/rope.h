@@ -62,32 +62,39 @@ struct rk_view_geom {
 
 struct rk_rope_side {
     bool present;
+    bool same_layout; /* output layout == input layout */
     int64_t heads;
     int64_t in_tok, in_head, in_col;    /* bytes */
     int64_t out_tok, out_head, out_col; /* bytes */
-    bool same_layout;                   /* output layout == input layout */
-    struct rk_view_geom in_geom, out_geom;
 };
 
+/* The tensors in the order of rk_rope_check_data's arguments. */
+enum { RK_ROPE_POS, RK_ROPE_Q_IN, RK_ROPE_K_IN, RK_ROPE_CACHE, RK_ROPE_Q_OUT, RK_ROPE_K_OUT };
+
 struct rk_rope_plan {
-    bool noop;
-    bool mrope;
-    int style;
-    int cache_mode;
-    int nsec;
-    int64_t sections[ROPEKIT_ROPE_MAX_SECTIONS];
-    ropekit_dtype x_dtype, cs_dtype;
-    int64_t tokens, head_size, rot_dim, half, max_pos;
-    struct rk_rope_side q, k;
+    /* What every task reads first, together: a plan made for one call is read by helper
+     * threads straight after the caller wrote it, each cache line a transfer. */
+    rk_rope_fn kernel;
+    int64_t tokens, tokens_per_task, half, head_size;
     int64_t pos_row, pos_col;     /* bytes */
     int64_t cache_row, cache_col; /* bytes */
-    struct rk_view_geom pos_geom, cache_geom;
-    rk_rope_fn kernel;
+    ropekit_dtype cs_dtype;
+    bool mrope;
+    bool prefetch; /* operands large enough to stream from memory */
+    int cache_mode;
+    int nsec;
+    struct rk_rope_side q, k;
+    int64_t sections[ROPEKIT_ROPE_MAX_SECTIONS];
+    /* The rest: checks, scheduling and descriptions. */
+    bool noop;
+    int style;
+    ropekit_dtype x_dtype;
+    int64_t rot_dim, max_pos;
+    int64_t tasks;
+    int threads;
     ropekit_isa isa;
     const char *kernel_name; /* the kernel set, e.g. "avx512+bf16" */
-    int64_t tasks, tokens_per_task;
-    int threads;
-    bool prefetch; /* operands large enough to stream from memory */
+    struct rk_view_geom geom[6];
     struct rk_shape q_shape, k_shape, cache_shape;
 };
 
