@@ -17,7 +17,8 @@
  * the host's that is ready on its core runs first) until RK_POOL_IDLE_YIELD_NS, then
  * sleeps: long enough for the next call of a decode loop, short enough that the 10 ms
  * after the last call cost almost nothing. A worker woken from sleep is often put on the
- * waking caller's core, where it would only share that core: see rk_pool_help. */
+ * waking caller's core, where it could only take turns with the caller: it yields until
+ * the scheduler moves it (or the call ends) instead of joining there. */
 #define RK_POOL_IDLE_SPIN_NS 20000
 #define RK_POOL_IDLE_YIELD_NS 150000
 /* A caller spins this long for tasks its helpers are running before it sleeps. */
@@ -134,18 +135,27 @@ static void rk_slot_finished_one(struct rk_job_slot *s, uint32_t tasks) {
         rk_futex_wake(&s->done, 1);
 }
 
-/* One pass over the slots by worker `id` (1, 2, ...): helps every job that has room.
- * True when it ran a task. */
-static bool rk_pool_help(int id, int budget) {
-    bool worked = false;
+enum rk_help { RK_HELP_NONE, RK_HELP_WORKED, RK_HELP_DEFERRED };
+
+/* One pass over the slots by worker `id` (1, 2, ...): helps every job that has room;
+ * DEFERRED when a job it left was its caller's on this very core. */
+static enum rk_help rk_pool_help(int id, int budget) {
+    enum rk_help result = RK_HELP_NONE;
     for (int i = 0; i < RK_POOL_SLOTS; i++) {
         struct rk_job_slot *s = &rk_pool.slots[i];
         uint32_t gen, ranges, task;
         if (atomic_load(&rk_pool.working) >= budget)
             break;
+        if (RK_HEAD_RANGES(atomic_load_explicit(&s->head, memory_order_relaxed)) == 0)
+            continue; /* no open job */
         const int owner_cpu = atomic_load_explicit(&s->owner_cpu, memory_order_relaxed);
-        if ((owner_cpu >= 0 && owner_cpu == rk_current_cpu()) || !rk_slot_join(s, &gen, &ranges))
-            continue; /* on the caller's own core a helper would only take turns with it */
+        if (owner_cpu >= 0 && owner_cpu == rk_current_cpu()) {
+            if (result == RK_HELP_NONE)
+                result = RK_HELP_DEFERRED;
+            continue;
+        }
+        if (!rk_slot_join(s, &gen, &ranges))
+            continue;
         atomic_fetch_add(&rk_pool.working, 1);
         const uint32_t home = ranges > 1 ? 1 + (uint32_t)(id - 1) % (ranges - 1) : 0;
         if (rk_slot_claim(s, gen, ranges, home, &task)) {
@@ -155,11 +165,11 @@ static bool rk_pool_help(int id, int budget) {
                 s->fn(s->ctx, task);
                 rk_slot_finished_one(s, tasks);
             } while (rk_slot_claim(s, gen, ranges, home, &task));
-            worked = true;
+            result = RK_HELP_WORKED;
         }
         atomic_fetch_sub(&rk_pool.working, 1);
     }
-    return worked;
+    return result;
 }
 
 /* Waits until the epoch differs from `seen`: spins first, then sleeps. */
@@ -195,7 +205,10 @@ static void *rk_worker_main(void *arg) {
         const uint32_t seen = atomic_load_explicit(&rk_pool.epoch, memory_order_acquire);
         if (atomic_load(&rk_pool.stop))
             break;
-        if (!rk_pool_help(id, rk_thread_budget()))
+        const enum rk_help done = rk_pool_help(id, rk_thread_budget());
+        if (done == RK_HELP_DEFERRED)
+            sched_yield(); /* let the scheduler move this thread off the caller's core */
+        else if (done == RK_HELP_NONE)
             rk_pool_idle(seen);
     }
     return NULL;
