@@ -10,8 +10,8 @@
 
 /* CPU time used so far by this process's threads other than the benchmark's own OpenMP
  * threads (the host's), and other than the main thread unless include_main: the
- * library's CPU time. Per thread from /proc/self/task/<tid>/schedstat (nanoseconds);
- * the whole process's CPU time where that is not available. */
+ * library's CPU time. Threads are listed from /proc/self/task; the whole process's CPU
+ * time where that is not available. */
 double rkb_library_cpu_s(bool include_main);
 
 /* Every thread of a benchmark OpenMP region calls this, so its CPU time counts as the
