@@ -8,11 +8,14 @@
 #include "core/tensor_view.h"
 #include "kernels/dispatch.h"
 #include "kernels/prefetch.h"
+#include "kernels/stream_store.h"
 #include "ops/rope_internal.h"
 
 /* Gathered mrope coefficients of up to this many bytes live on the task's stack. */
 #define RK_ROPE_STACK_SCRATCH 16384
 #define RK_ROPE_MIN_TASK_BYTES (64 * 1024)
+/* Heads written past the caches are computed into this much L1 scratch first. */
+#define RK_ROPE_STREAM_SCRATCH 16384
 
 /* A view as `rows` runs of `row_bytes` contiguous bytes, `row_stride` apart: the
  * trailing dims that are packed row-major form a run, and the leading dims must walk
@@ -163,6 +166,12 @@ ropekit_status rk_rope_plan_make(const struct rk_rope_problem *p, const struct r
     const struct rk_view_geom *qg = &pl->geom[RK_ROPE_Q_IN], *kg = &pl->geom[RK_ROPE_K_IN];
     const int64_t footprint = qg->span_hi - qg->span_lo + kg->span_hi - kg->span_lo;
     pl->prefetch = rk_prefetch_wanted(footprint);
+    const struct rk_view_geom *qo = &pl->geom[RK_ROPE_Q_OUT], *ko = &pl->geom[RK_ROPE_K_OUT];
+    if (rk_stream_wanted(qo->span_hi - qo->span_lo + ko->span_hi - ko->span_lo)) {
+        const bool fits = pl->head_size * xs <= RK_ROPE_STREAM_SCRATCH;
+        pl->q.stream = pl->q.present && pl->q.out_col == xs && fits;
+        pl->k.stream = pl->k.present && pl->k.out_col == xs && fits;
+    }
     return ROPEKIT_OK;
 }
 
@@ -221,7 +230,8 @@ struct rk_rope_run {
     const int64_t *positions;
     const char *q_in, *k_in, *cache;
     char *q_out, *k_out;
-    char *heap_scratch; /* tasks * 2h coefficients when the stack is too small */
+    bool stream_q, stream_k; /* the plan's choice, out of place only */
+    char *heap_scratch;      /* tasks * 2h coefficients when the stack is too small */
 };
 
 static void rk_rope_heads(const struct rk_rope_plan *pl, const struct rk_rope_side *side,
@@ -234,6 +244,29 @@ static void rk_rope_heads(const struct rk_rope_plan *pl, const struct rk_rope_si
     args->in_col = side->in_col;
     args->out_col = side->out_col;
     pl->kernel(args);
+}
+
+/* The same through an L1 scratch whose heads are then streamed out (stream_store.h). */
+static void rk_rope_heads_streamed(const struct rk_rope_plan *pl, const struct rk_rope_side *side,
+                                   const char *in, char *out, int64_t t,
+                                   struct rk_rope_rows *args) {
+    _Alignas(64) char scratch[RK_ROPE_STREAM_SCRATCH];
+    const int64_t head_bytes = pl->head_size * side->out_col;
+    const int64_t per_pass = RK_ROPE_STREAM_SCRATCH / head_bytes;
+    args->in_head = side->in_head;
+    args->in_col = side->in_col;
+    args->out = scratch;
+    args->out_head = head_bytes;
+    args->out_col = side->out_col;
+    for (int64_t h0 = 0; h0 < side->heads; h0 += per_pass) {
+        const int64_t n = side->heads - h0 < per_pass ? side->heads - h0 : per_pass;
+        args->in = in + t * side->in_tok + h0 * side->in_head;
+        args->heads = n;
+        pl->kernel(args);
+        for (int64_t i = 0; i < n; i++)
+            rk_stream_copy(out + t * side->out_tok + (h0 + i) * side->out_head,
+                           scratch + i * head_bytes, (size_t)head_bytes);
+    }
 }
 
 /* Copies n coefficients (cs bytes each, `col` bytes apart) to a packed array. */
@@ -303,11 +336,17 @@ static void rk_rope_task(void *ctx, int64_t task) {
             args.sin = row + h * pl->cache_col;
             args.cs_col = pl->cache_col;
         }
-        if (pl->q.present)
+        if (run->stream_q)
+            rk_rope_heads_streamed(pl, &pl->q, run->q_in, run->q_out, t, &args);
+        else if (pl->q.present)
             rk_rope_heads(pl, &pl->q, run->q_in, run->q_out, t, &args);
-        if (pl->k.present)
+        if (run->stream_k)
+            rk_rope_heads_streamed(pl, &pl->k, run->k_in, run->k_out, t, &args);
+        else if (pl->k.present)
             rk_rope_heads(pl, &pl->k, run->k_in, run->k_out, t, &args);
     }
+    if (run->stream_q || run->stream_k)
+        rk_stream_fence(); /* before this task counts as done */
 }
 
 ropekit_status rk_rope_execute(const struct rk_rope_plan *pl, const char *api,
@@ -339,7 +378,16 @@ ropekit_status rk_rope_run(const struct rk_rope_plan *pl, const char *api, const
                                     api, r, (long long)t, (long long)v, (long long)pl->max_pos);
             }
         }
-    struct rk_rope_run run = {pl, positions, q_in, k_in, cache, q_out, k_out, NULL};
+    struct rk_rope_run run = {pl,
+                              positions,
+                              q_in,
+                              k_in,
+                              cache,
+                              q_out,
+                              k_out,
+                              pl->q.stream && q_out != q_in,
+                              pl->k.stream && k_out != k_in,
+                              NULL};
     const int64_t scratch = 2 * pl->half * (int64_t)ropekit_dtype_size(pl->cs_dtype);
     if (pl->mrope && scratch > RK_ROPE_STACK_SCRATCH) {
         run.heap_scratch = malloc((size_t)(pl->tasks * scratch));
@@ -365,13 +413,14 @@ size_t rk_rope_describe(const struct rk_rope_plan *pl, char *buf, size_t len) {
     int n = snprintf(
         buf, len,
         "rope %s %s dtypes=%s/%s q=%s k=%s cache=%s head_size=%lld rotary_dim=%lld tokens=%lld%s "
-        "kernel=%s tasks=%lld threads=%d%s%s",
+        "kernel=%s tasks=%lld threads=%d%s%s%s",
         pl->style == RK_ROPE_NEOX ? "neox" : "gptj", pl->mrope ? "mrope" : "rope",
         ropekit_dtype_name(pl->x_dtype), ropekit_dtype_name(pl->cs_dtype),
         rk_shape_format(&pl->q_shape, qb, sizeof qb), rk_shape_format(&pl->k_shape, kb, sizeof kb),
         rk_shape_format(&pl->cache_shape, cb, sizeof cb), (long long)pl->head_size,
         (long long)pl->rot_dim, (long long)pl->tokens, sec, pl->kernel_name ? pl->kernel_name : "-",
         (long long)pl->tasks, pl->threads, pl->prefetch ? " prefetch" : "",
+        pl->q.stream || pl->k.stream ? " stream-out(out-of-place)" : "",
         pl->noop ? " (no-op)" : "");
     return n < 0 ? 0 : (size_t)n;
 }

@@ -63,6 +63,7 @@ struct rk_view_geom {
 struct rk_rope_side {
     bool present;
     bool same_layout; /* output layout == input layout */
+    bool stream;      /* out of place, outputs beyond the caches: write them past the caches */
     int64_t heads;
     int64_t in_tok, in_head, in_col;    /* bytes */
     int64_t out_tok, out_head, out_col; /* bytes */
