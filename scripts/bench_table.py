@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Turns `ropekit bench --json` output into the Markdown tables of the README.
 
-Usage: python3 scripts/bench_table.py bench.json [conditions.json ...]
+Usage: python3 scripts/bench_table.py bench.json [[label=]conditions.json ...]
 
 From the first run (a plain `ropekit bench --json`):
 - bandwidth: one row per workload, style and dtype pair: GB/s of the native face at 1
@@ -13,7 +13,8 @@ From the first run (a plain `ropekit bench --json`):
   ratio (paired per round), p90/median, the library's CPU in the 10 ms after a call, and
   the targets the row misses.
 From each further run (e.g. with --host-openmp, --host-parallel-for or --neighbour): one
-row per workload, style, dtype and thread count under that run's conditions.
+row per workload, style, dtype and thread count under that run's conditions, named by
+the run's options or by the label given before '='.
 """
 import json
 import sys
@@ -97,6 +98,8 @@ def faces_table(data):
 
 
 def condition_name(data):
+    if "label" in data:
+        return data["label"]
     parts = []
     if data.get("host_openmp"):
         parts.append("host OpenMP regions between calls")
@@ -133,7 +136,14 @@ def main(paths):
     faces_table(main_run)
     if len(paths) > 1:
         print("\nUnder other conditions:\n")
-        conditions_table([load(p) for p in paths[1:]])
+        runs = []
+        for arg in paths[1:]:
+            label, _, path = arg.rpartition("=")
+            data = load(path)
+            if label:
+                data["label"] = label
+            runs.append(data)
+        conditions_table(runs)
 
 
 if __name__ == "__main__":
