@@ -22,11 +22,15 @@ class RopekitError(RuntimeError):
 
 
 def library_path():
-    """Returns the path or name used to load libropekit: $ROPEKIT_LIBRARY if set,
-    else what ctypes.util.find_library("ropekit") finds, else "libropekit.so"."""
+    """Returns the path or name used to load libropekit: $ROPEKIT_LIBRARY if set, else
+    the library installed with this package (`pip install .`), else what
+    ctypes.util.find_library("ropekit") finds, else "libropekit.so"."""
     env = os.environ.get("ROPEKIT_LIBRARY")
     if env:
         return env
+    bundled = os.path.join(os.path.dirname(os.path.abspath(__file__)), "libropekit.so")
+    if os.path.exists(bundled):
+        return bundled
     found = ctypes.util.find_library("ropekit")
     return found if found else "libropekit.so"
 

@@ -61,9 +61,20 @@ def set_max_isa(isa):
     _check(_set_max_isa(ident), "ropekit_set_max_isa")
 
 
+_threads_set_by_user = False
+
+
 def set_num_threads(threads):
-    """Caps the threads one operator call uses; 0 restores the default."""
+    """Caps the threads one operator call uses; 0 restores the default (ropekit.torch's
+    ops then follow torch.get_num_threads() again)."""
+    global _threads_set_by_user
     _check(_set_num_threads(int(threads)), "ropekit_set_num_threads")
+    _threads_set_by_user = int(threads) != 0
+
+
+def threads_set_by_user():
+    """True while a set_num_threads(n > 0) call is in effect."""
+    return _threads_set_by_user
 
 
 def get_num_threads():

@@ -1,0 +1,3 @@
+# Inside a Python wheel (`pip install .`, scikit-build-core): only the shared library, as
+# ropekit/libropekit.so next to the package that loads it.
+install(FILES $<TARGET_FILE:ropekit_shared> DESTINATION ropekit RENAME libropekit.so)

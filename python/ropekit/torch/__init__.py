@@ -1,0 +1,55 @@
+"""ropekit for PyTorch: CANN's RoPE operators as torch custom ops on the CPU.
+
+Importing this module registers the ops in torch.ops.ropekit (see docs/torch.md):
+
+- inplace_partial_rotary_mul / inplace_partial_rotary_mul_backward: CANN's schemas, in
+  place; partial_rotary_mul / partial_rotary_mul_backward: the functional forms;
+- rope_with_sin_cos_cache / rope_with_sin_cos_cache_backward: RopeWithSinCosCache V1/V2
+  (rope and mrope, NeoX and GPT-J), out of place;
+- rotary_embedding: vLLM's in-place op with its exact schema.
+
+Every op works in eager mode, under autograd, in torch.compile and in torch.export.
+"""
+import torch as _torch
+
+from . import _ops
+
+ops = _torch.ops.ropekit
+
+
+def inplace_partial_rotary_mul(x, r1, r2, *, rotary_mode="interleave", partial_slice=None):
+    """Rotates x[..., start:end] in place with cos r1 and sin r2 (CANN's
+    aclnnInplacePartialRotaryMul). partial_slice None is [0, 0]: a no-op, as in CANN."""
+    ops.inplace_partial_rotary_mul(x, r1, r2, rotary_mode=rotary_mode,
+                                   partial_slice=list(partial_slice or (0, 0)))
+
+
+def inplace_partial_rotary_mul_backward(grad_output, r1, r2, *, rotary_mode="interleave",
+                                        partial_slice=None):
+    """The gradient of inplace_partial_rotary_mul, in place on grad_output."""
+    ops.inplace_partial_rotary_mul_backward(grad_output, r1, r2, rotary_mode=rotary_mode,
+                                            partial_slice=list(partial_slice or (0, 0)))
+
+
+def partial_rotary_mul(x, r1, r2, *, rotary_mode="interleave", partial_slice=None):
+    """inplace_partial_rotary_mul out of place: returns the rotated copy of x."""
+    return ops.partial_rotary_mul(x, r1, r2, rotary_mode=rotary_mode,
+                                  partial_slice=list(partial_slice or (0, 0)))
+
+
+def rope_with_sin_cos_cache(positions, query, key, cos_sin_cache, head_size, is_neox=True, *,
+                            mrope_section=None, cache_mode=0):
+    """RopeWithSinCosCache(V2): rotated (query, key) from a [max_position, rotary_dim]
+    cos/sin cache indexed by positions ([T] for rope, [sections, T] for mrope)."""
+    return ops.rope_with_sin_cos_cache(positions, query, key, cos_sin_cache, head_size,
+                                       is_neox, mrope_section=mrope_section,
+                                       cache_mode=cache_mode)
+
+
+def rotary_embedding(positions, query, key, head_size, cos_sin_cache, is_neox):
+    """vLLM's rotary_embedding: rotates query and key (may be None) in place."""
+    ops.rotary_embedding(positions, query, key, head_size, cos_sin_cache, is_neox)
+
+
+__all__ = ["ops", "inplace_partial_rotary_mul", "inplace_partial_rotary_mul_backward",
+           "partial_rotary_mul", "rope_with_sin_cos_cache", "rotary_embedding"]

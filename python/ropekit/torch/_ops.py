@@ -1,0 +1,215 @@
+"""The torch.ops.ropekit custom ops: schemas, kernels, fake kernels and autograd.
+
+Each op has one kernel for every device (it checks the arguments, so a tensor on another
+device gets a message naming it, then calls libropekit on the tensors' own memory and
+strides), a fake kernel with the same checks for graph capture, and autograd:
+- functional ops register their backward with torch.library.register_autograd; the
+  backward of a rotation is the opposite rotation, itself differentiable (double
+  backward);
+- in-place ops (CANN's and vLLM's schemas) run in place when no gradient is needed; when
+  one is, their autograd kernel computes the functional op and copies it into the input,
+  which gives torch's in-place rules (version counter, the leaf error) for free.
+"""
+import torch
+
+from . import _checks, _native
+
+_LIB = torch.library.Library("ropekit", "DEF")
+
+_PR_ARGS = 'Tensor r1, Tensor r2, *, str rotary_mode="interleave", int[2] partial_slice=[0, 0]'
+_ROPE_ARGS = "int head_size, bool is_neox, *, int[]? mrope_section=None, int cache_mode=0"
+SCHEMAS = {
+    "inplace_partial_rotary_mul": f"(Tensor(a!) x, {_PR_ARGS}) -> ()",
+    "inplace_partial_rotary_mul_backward": f"(Tensor(a!) grad_output, {_PR_ARGS}) -> ()",
+    "partial_rotary_mul": f"(Tensor x, {_PR_ARGS}) -> Tensor",
+    "partial_rotary_mul_backward": f"(Tensor grad_output, {_PR_ARGS}) -> Tensor",
+    "rope_with_sin_cos_cache": "(Tensor positions, Tensor query, Tensor? key, "
+                               f"Tensor cos_sin_cache, {_ROPE_ARGS}) -> (Tensor, Tensor?)",
+    "rope_with_sin_cos_cache_backward": "(Tensor positions, Tensor grad_query, "
+                                        "Tensor? grad_key, Tensor cos_sin_cache, "
+                                        f"{_ROPE_ARGS}) -> (Tensor, Tensor?)",
+    "rotary_embedding": "(Tensor positions, Tensor(a!) query, Tensor(b!)? key, int head_size, "
+                        "Tensor cos_sin_cache, bool is_neox) -> ()",
+}
+for _name, _schema in SCHEMAS.items():
+    _LIB.define(_name + _schema)
+
+ops = torch.ops.ropekit
+
+
+def _impl(name):
+    return torch.library.impl(f"ropekit::{name}", "default", lib=_LIB)
+
+
+def _fake(name):
+    return torch.library.register_fake(f"ropekit::{name}", lib=_LIB)
+
+
+def _needs_grad(*tensors):
+    return torch.is_grad_enabled() and any(t is not None and t.requires_grad for t in tensors)
+
+
+# ---- InplacePartialRotaryMul ----
+
+
+def _rotate_(op, x, r1, r2, rotary_mode, partial_slice, backward, x_name):
+    mode, start, end, noop = _checks.partial_rotary(op, x, r1, r2, rotary_mode, partial_slice,
+                                                    x_name)
+    if not noop:
+        _native.partial_rotary_(x, r1, r2, mode, start, end, backward)
+
+
+def _define_partial_rotary(name, backward, x_name, inverse_name):
+    inplace = f"inplace_{name}"
+
+    @_impl(inplace)
+    def _(x, r1, r2, *, rotary_mode="interleave", partial_slice=(0, 0)):
+        _rotate_(inplace, x, r1, r2, rotary_mode, partial_slice, backward, x_name)
+
+    @_fake(inplace)
+    def _(x, r1, r2, *, rotary_mode="interleave", partial_slice=(0, 0)):
+        _checks.partial_rotary(inplace, x, r1, r2, rotary_mode, partial_slice, x_name)
+
+    @_impl(name)
+    def _(x, r1, r2, *, rotary_mode="interleave", partial_slice=(0, 0)):
+        _checks.partial_rotary(name, x, r1, r2, rotary_mode, partial_slice, x_name)
+        out = x.clone()
+        _rotate_(name, out, r1, r2, rotary_mode, partial_slice, backward, x_name)
+        return out
+
+    @_fake(name)
+    def _(x, r1, r2, *, rotary_mode="interleave", partial_slice=(0, 0)):
+        _checks.partial_rotary(name, x, r1, r2, rotary_mode, partial_slice, x_name)
+        return torch.empty_like(x)
+
+    def setup_context(ctx, inputs, output, keyword_only_inputs=None):
+        kw = keyword_only_inputs or {}
+        ctx.rotary_mode = kw.get("rotary_mode", "interleave")
+        ctx.partial_slice = list(kw.get("partial_slice", (0, 0)))
+        ctx.save_for_backward(inputs[1], inputs[2])
+
+    def grad(ctx, grad_output):
+        r1, r2 = ctx.saved_tensors
+        inverse = getattr(ops, inverse_name)
+        g = inverse(grad_output, r1, r2, rotary_mode=ctx.rotary_mode,
+                    partial_slice=ctx.partial_slice)
+        return g, None, None
+
+    torch.library.register_autograd(f"ropekit::{name}", grad, setup_context=setup_context,
+                                    lib=_LIB)
+
+    @torch.library.impl(f"ropekit::{inplace}", "Autograd", lib=_LIB)
+    def _(x, r1, r2, *, rotary_mode="interleave", partial_slice=(0, 0)):
+        if _needs_grad(x):
+            x.copy_(getattr(ops, name)(x, r1, r2, rotary_mode=rotary_mode,
+                                       partial_slice=partial_slice))
+            return
+        with torch._C._AutoDispatchBelowAutograd():
+            getattr(ops, inplace)(x, r1, r2, rotary_mode=rotary_mode,
+                                  partial_slice=partial_slice)
+
+
+_define_partial_rotary("partial_rotary_mul", False, "x", "partial_rotary_mul_backward")
+_define_partial_rotary("partial_rotary_mul_backward", True, "grad_output", "partial_rotary_mul")
+
+
+# ---- RopeWithSinCosCache ----
+
+# The backward of a rotation by (cos, sin) is the rotation by (cos, -sin); negation is
+# exact, so the cache with its sin half negated gives the transpose bit for bit. The
+# last one is kept: a training step differentiates many calls with one cache.
+_negated = {}
+
+
+def _negated_sin(cache):
+    key = (cache.data_ptr(), cache._version, tuple(cache.shape), tuple(cache.stride()),
+           cache.dtype)
+    hit = _negated.get("key") == key
+    if not hit:
+        neg = cache.clone()
+        half = cache.shape[1] // 2
+        neg[:, half:].neg_()
+        _negated.update(key=key, value=neg)
+    return _negated["value"]
+
+
+def _rope_run(op, positions, query, key, cache, head_size, is_neox, mrope_section, cache_mode,
+              q_out, k_out, names):
+    sections = _checks.rope(op, positions, query, key, cache, head_size, is_neox, mrope_section,
+                            cache_mode, *names)
+    if positions.dtype != torch.int64:
+        positions = positions.to(torch.int64)
+    _native.rope(positions, query, key, cache, q_out, k_out, head_size, is_neox, sections,
+                 cache_mode)
+
+
+def _define_rope(name, backward, names):
+    @_impl(name)
+    def _(positions, query, key, cos_sin_cache, head_size, is_neox, *, mrope_section=None,
+          cache_mode=0):
+        q_out = torch.empty_like(query)
+        k_out = torch.empty_like(key) if key is not None else None
+        cache = _negated_sin(cos_sin_cache) if backward else cos_sin_cache
+        if backward:  # the checks first: a bad cache must not be cloned
+            _checks.rope(name, positions, query, key, cos_sin_cache, head_size, is_neox,
+                         mrope_section, cache_mode, *names)
+        _rope_run(name, positions, query, key, cache, head_size, is_neox, mrope_section,
+                  cache_mode, q_out, k_out, names)
+        return q_out, k_out
+
+    @_fake(name)
+    def _(positions, query, key, cos_sin_cache, head_size, is_neox, *, mrope_section=None,
+          cache_mode=0):
+        _checks.rope(name, positions, query, key, cos_sin_cache, head_size, is_neox,
+                     mrope_section, cache_mode, *names)
+        return torch.empty_like(query), torch.empty_like(key) if key is not None else None
+
+    inverse = "rope_with_sin_cos_cache" if backward else "rope_with_sin_cos_cache_backward"
+
+    def setup_context(ctx, inputs, output, keyword_only_inputs=None):
+        kw = keyword_only_inputs or {}
+        positions, _, _, cache, head_size, is_neox = inputs
+        ctx.save_for_backward(positions, cache)
+        ctx.args = (head_size, is_neox)
+        ctx.kw = {"mrope_section": kw.get("mrope_section"), "cache_mode": kw.get("cache_mode", 0)}
+
+    def grad(ctx, grad_query, grad_key):
+        positions, cache = ctx.saved_tensors
+        gq, gk = getattr(ops, inverse)(positions, grad_query, grad_key, cache, *ctx.args,
+                                       **ctx.kw)
+        return None, gq, gk, None, None, None
+
+    torch.library.register_autograd(f"ropekit::{name}", grad, setup_context=setup_context,
+                                    lib=_LIB)
+
+
+_define_rope("rope_with_sin_cos_cache", False, ("query", "key"))
+_define_rope("rope_with_sin_cos_cache_backward", True, ("grad_query", "grad_key"))
+
+
+# ---- vLLM's in-place rotary_embedding ----
+
+
+@_impl("rotary_embedding")
+def _(positions, query, key, head_size, cos_sin_cache, is_neox):
+    _rope_run("rotary_embedding", positions, query, key, cos_sin_cache, head_size, is_neox, None,
+              0, query, key, ("query", "key"))
+
+
+@_fake("rotary_embedding")
+def _(positions, query, key, head_size, cos_sin_cache, is_neox):
+    _checks.rope("rotary_embedding", positions, query, key, cos_sin_cache, head_size, is_neox,
+                 None, 0)
+
+
+@torch.library.impl("ropekit::rotary_embedding", "Autograd", lib=_LIB)
+def _(positions, query, key, head_size, cos_sin_cache, is_neox):
+    if _needs_grad(query, key):
+        q, k = ops.rope_with_sin_cos_cache(positions, query, key, cos_sin_cache, head_size,
+                                           is_neox)
+        query.copy_(q)
+        if key is not None:
+            key.copy_(k)
+        return
+    with torch._C._AutoDispatchBelowAutograd():
+        ops.rotary_embedding(positions, query, key, head_size, cos_sin_cache, is_neox)
