@@ -13,6 +13,9 @@ Every op works in eager mode, under autograd, in torch.compile and in torch.expo
 import torch as _torch
 
 from . import _ops
+from .frontends import (apply_rope_with_cos_sin_cache, apply_rope_with_cos_sin_cache_inplace,
+                        npu_mrope)
+from .modules import MRotaryEmbedding, RotaryEmbedding, cos_sin_cache, scaling_from_config
 
 ops = _torch.ops.ropekit
 
@@ -52,4 +55,7 @@ def rotary_embedding(positions, query, key, head_size, cos_sin_cache, is_neox):
 
 
 __all__ = ["ops", "inplace_partial_rotary_mul", "inplace_partial_rotary_mul_backward",
-           "partial_rotary_mul", "rope_with_sin_cos_cache", "rotary_embedding"]
+           "partial_rotary_mul", "rope_with_sin_cos_cache", "rotary_embedding",
+           "apply_rope_with_cos_sin_cache", "apply_rope_with_cos_sin_cache_inplace",
+           "npu_mrope", "RotaryEmbedding", "MRotaryEmbedding", "cos_sin_cache",
+           "scaling_from_config"]

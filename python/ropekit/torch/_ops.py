@@ -49,6 +49,14 @@ def _needs_grad(*tensors):
     return torch.is_grad_enabled() and any(t is not None and t.requires_grad for t in tensors)
 
 
+def _written(*tensors):
+    """The library wrote these through their pointers: bump their version counters as
+    torch's own in-place ops do (inference tensors have none)."""
+    for t in tensors:
+        if t is not None and not t.is_inference():
+            torch.autograd.graph.increment_version(t)
+
+
 # ---- InplacePartialRotaryMul ----
 
 
@@ -57,6 +65,7 @@ def _rotate_(op, x, r1, r2, rotary_mode, partial_slice, backward, x_name):
                                                     x_name)
     if not noop:
         _native.partial_rotary_(x, r1, r2, mode, start, end, backward)
+        _written(x)
 
 
 def _define_partial_rotary(name, backward, x_name, inverse_name):
@@ -194,6 +203,7 @@ _define_rope("rope_with_sin_cos_cache_backward", True, ("grad_query", "grad_key"
 def _(positions, query, key, head_size, cos_sin_cache, is_neox):
     _rope_run("rotary_embedding", positions, query, key, cos_sin_cache, head_size, is_neox, None,
               0, query, key, ("query", "key"))
+    _written(query, key)
 
 
 @_fake("rotary_embedding")

@@ -1,0 +1,152 @@
+"""Graph capture: opcheck of every op (schema, fake kernel, autograd registration,
+aliasing), torch.compile(fullgraph=True) forward and backward matching eager,
+torch.export keeping each op one node (also after save and load in a fresh process),
+torch.fx, and TorchScript trace/script."""
+import os
+import subprocess
+import sys
+
+import pytest
+import torch
+
+import ropekit.torch  # noqa: F401
+from conftest import make
+
+ops = torch.ops.ropekit
+PR_KW = dict(rotary_mode="interleave", partial_slice=[2, 10])
+
+
+def _pr_inputs(grad=False):
+    x = make((2, 3, 4, 12), torch.float32, 1)
+    c, s = make((2, 3, 1, 8), torch.float32, 2), make((2, 3, 1, 8), torch.float32, 3)
+    return x.requires_grad_(grad), c, s
+
+
+def _rope_inputs(grad=False):
+    pos = torch.tensor([3, 0, 7, 1, 5])
+    q = make((5, 4 * 32), torch.float32, 4).requires_grad_(grad)
+    k = make((5, 2 * 32), torch.float32, 5).requires_grad_(grad)
+    return pos, q, k, make((8, 16), torch.float32, 6)
+
+
+OPCHECKS = {
+    "partial_rotary_mul": lambda: (_pr_inputs(True), PR_KW),
+    "partial_rotary_mul_backward": lambda: (_pr_inputs(True), PR_KW),
+    "inplace_partial_rotary_mul": lambda: (_pr_inputs(False), PR_KW),
+    "inplace_partial_rotary_mul_backward": lambda: (_pr_inputs(False), PR_KW),
+    "rope_with_sin_cos_cache": lambda: (_rope_inputs(True) + (32, True), {}),
+    "rope_with_sin_cos_cache_backward": lambda: (_rope_inputs(True) + (32, False), {}),
+    "rotary_embedding": lambda: ((lambda p, q, k, c: (p, q, k, 32, c, True))(
+        *_rope_inputs(False)), {}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPCHECKS))
+def test_opcheck(name):
+    args, kwargs = OPCHECKS[name]()
+    torch.library.opcheck(getattr(ops, name).default, args, kwargs)
+
+
+def test_opcheck_mrope_and_query_only():
+    pos, q, _, _ = _rope_inputs(True)
+    cache = make((8, 32), torch.float32, 7)
+    torch.library.opcheck(ops.rope_with_sin_cos_cache.default,
+                          (torch.randint(0, 8, (3, 5)), q, None, cache, 32, True),
+                          dict(mrope_section=[4, 6, 6], cache_mode=1))
+
+
+class Model(torch.nn.Module):
+    """Every op in one module: in place and functional."""
+
+    def forward(self, x, c, s, pos, q, k, cache):
+        y = x * 1.0
+        ops.inplace_partial_rotary_mul(y, c, s, **PR_KW)
+        z = ops.partial_rotary_mul(y, c, s, rotary_mode="half", partial_slice=[0, 8])
+        qo, ko = ops.rope_with_sin_cos_cache(pos, q, k, cache, 32, True)
+        q2, k2 = q * 1.0, k * 1.0
+        ops.rotary_embedding(pos, q2, k2, 32, cache, False)
+        return z, qo, ko, q2, k2
+
+
+def _model_inputs(grad):
+    x, c, s = _pr_inputs(grad)
+    pos, q, k, cache = _rope_inputs(grad)
+    return x, c, s, pos, q, k, cache
+
+
+def _loss(outs):
+    return sum((o * (i + 1)).sum() for i, o in enumerate(outs))
+
+
+def test_compile_fullgraph_forward_and_backward_match_eager():
+    torch._dynamo.reset()
+    m = Model()
+    eager_in, comp_in = _model_inputs(True), _model_inputs(True)
+    eager = m(*eager_in)
+    _loss(eager).backward()
+    compiled = torch.compile(m, fullgraph=True)
+    outs = compiled(*comp_in)
+    _loss(outs).backward()
+    for a, b in zip(eager, outs):
+        assert torch.equal(a, b)
+    for i in (0, 4, 5):
+        assert torch.equal(eager_in[i].grad, comp_in[i].grad)
+    with torch.no_grad():  # the in-place ops in place, without autograd
+        for a, b in zip(m(*_model_inputs(False)), compiled(*_model_inputs(False))):
+            assert torch.equal(a, b)
+
+
+def test_export_keeps_each_op_one_node(tmp_path):
+    m = Model()
+    inputs = _model_inputs(False)
+    ep = torch.export.export(m, inputs)
+    targets = [str(n.target) for n in ep.graph.nodes if n.op == "call_function"]
+    for name in ("inplace_partial_rotary_mul", "partial_rotary_mul", "rope_with_sin_cos_cache",
+                 "rotary_embedding"):
+        assert sum(t == f"ropekit.{name}.default" for t in targets) == 1, (name, targets)
+    for a, b in zip(m(*_model_inputs(False)), ep.module()(*_model_inputs(False))):
+        assert torch.equal(a, b)
+    # saved, then loaded and run in a fresh interpreter
+    path = tmp_path / "model.pt2"
+    torch.export.save(ep, str(path))
+    want = [o for o in m(*_model_inputs(False))]
+    torch.save(want, str(tmp_path / "want.pt"))
+    script = (
+        "import sys, torch, ropekit.torch\n"
+        f"sys.path.insert(0, {os.path.dirname(__file__)!r})\n"
+        "from test_torch_graph import _model_inputs\n"
+        f"ep = torch.export.load({str(path)!r})\n"
+        "got = ep.module()(*_model_inputs(False))\n"
+        f"want = torch.load({str(tmp_path / 'want.pt')!r})\n"
+        "assert all(torch.equal(a, b) for a, b in zip(got, want))\n"
+        "print('reloaded ok')\n")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         env=os.environ.copy(), timeout=300)
+    assert run.returncode == 0 and "reloaded ok" in run.stdout, run.stderr[-2000:]
+
+
+def test_fx_traces_call_function_nodes():
+    gm = torch.fx.symbolic_trace(Model())
+    targets = {str(n.target) for n in gm.graph.nodes if n.op == "call_function"}
+    for name in ("inplace_partial_rotary_mul", "partial_rotary_mul", "rope_with_sin_cos_cache",
+                 "rotary_embedding"):
+        assert f"ropekit.{name}" in targets, targets
+    for a, b in zip(Model()(*_model_inputs(False)), gm(*_model_inputs(False))):
+        assert torch.equal(a, b)
+
+
+def test_torchscript_trace_and_script():
+    def f(x, c, s):
+        return ops.partial_rotary_mul(x, c, s, rotary_mode="interleave", partial_slice=[2, 10])
+
+    x, c, s = _pr_inputs(False)
+    traced = torch.jit.trace(f, (x, c, s))
+    assert torch.equal(traced(x, c, s), f(x, c, s))
+
+    @torch.jit.script
+    def g(pos: torch.Tensor, q: torch.Tensor, cache: torch.Tensor):
+        return torch.ops.ropekit.rope_with_sin_cos_cache(pos, q, None, cache, 32, True)[0]
+
+    pos, q, _, cache = _rope_inputs(False)
+    assert torch.equal(g(pos, q, cache), ops.rope_with_sin_cos_cache(pos, q, None, cache, 32,
+                                                                     True)[0])
