@@ -1,13 +1,13 @@
-# Test dependencies: cmocka (C tests) and a Python 3 with numpy and pytest (conformance
-# against the float64 reference). Debian: libcmocka-dev python3-numpy python3-pytest.
+# Test dependencies: cmocka (C tests, Debian: libcmocka-dev) and a Python 3 with numpy and
+# pytest (conformance against the float64 reference), plus torch for the torch tests:
+# the project's environment that scripts/python_env.sh makes (ROPEKIT_PYTHON).
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
 
-# Prefer the system interpreter (where Debian's python3-numpy lives), then PATH.
-set(ROPEKIT_PYTHON "" CACHE FILEPATH "Python 3 with numpy and pytest for the conformance tests")
+set(ROPEKIT_PYTHON "" CACHE FILEPATH "Python 3 with numpy and pytest (and torch) for the tests")
 if(NOT ROPEKIT_PYTHON)
   find_program(_rk_py_path NAMES python3 NO_CACHE)
-  foreach(candidate /usr/bin/python3 ${_rk_py_path})
+  foreach(candidate ${_rk_py_path})
     if(EXISTS ${candidate})
       execute_process(COMMAND ${candidate} -c "import numpy, pytest"
                       RESULT_VARIABLE _rk_py_rc OUTPUT_QUIET ERROR_QUIET)
@@ -19,8 +19,8 @@ if(NOT ROPEKIT_PYTHON)
   endforeach()
 endif()
 if(NOT ROPEKIT_PYTHON)
-  message(FATAL_ERROR "No Python 3 with numpy and pytest found "
-                      "(apt-get install -y python3-numpy python3-pytest)")
+  message(FATAL_ERROR "No Python 3 with numpy and pytest found: run scripts/python_env.sh "
+                      "and pass -DROPEKIT_PYTHON=<its python>")
 endif()
 message(STATUS "ropekit tests use Python: ${ROPEKIT_PYTHON}")
 

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages ropekit's build (and, with "test", its test suite)
-# needs, when they are missing. Run as root (or with sudo available).
+# needs, when they are missing. Run as root (or with sudo available). The Python
+# packages of the tests (numpy, pytest, torch) live in the project's virtual
+# environment (scripts/python_env.sh), not in Debian's interpreter.
 set -euo pipefail
 pkgs=(cmake make gcc pkg-config)
 if [[ "${1:-}" == "test" ]]; then
-  pkgs+=(g++ libcmocka-dev python3 python3-numpy python3-pytest)
+  pkgs+=(g++ libcmocka-dev python3)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

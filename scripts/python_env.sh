@@ -10,7 +10,13 @@ venv=${1:-build-venv}
 # torch 2.13.0 is the tested release; an unpinned torch would pull a multi-GB CUDA build.
 pins=(torch==2.13.0 numpy pytest)
 if [[ ! -x "$venv/bin/python" ]]; then
-  python3 -m venv "$venv" >&2
+  if ! python3 -m venv "$venv" >&2; then # Debian's own python3 needs its venv package
+    rm -rf "$venv"
+    sudo=""
+    [[ $(id -u) -eq 0 ]] || sudo="sudo"
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q python3-venv >&2
+    python3 -m venv "$venv" >&2
+  fi
 fi
 py=$PWD/$venv/bin/python
 if ! "$py" -c "import torch, numpy, pytest; assert torch.__version__.startswith('2.13.0')" \

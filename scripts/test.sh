@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Builds ropekit and runs the whole test suite: a release build, a build with
 # AddressSanitizer and UndefinedBehaviorSanitizer, and the C tests of threads, streams
-# and executors (labels core, runtime, aclnn) under ThreadSanitizer.
+# and executors (labels core, runtime, aclnn) under ThreadSanitizer. The Python tests run
+# in the project's environment (build-venv), into which `pip install .` installs the
+# package first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh test
+py=$(scripts/python_env.sh build-venv) # numpy, pytest, torch==2.13.0 and `pip install .`
 jobs=$(nproc)
 run_suite() {
   local dir=$1 labels=$2; shift 2
-  cmake -S . -B "$dir" "$@"
+  cmake -S . -B "$dir" -DROPEKIT_PYTHON="$py" "$@"
   cmake --build "$dir" -j"$jobs"
   (cd "$dir" && ctest --output-on-failure -j"$jobs" ${labels:+-L "$labels"})
 }

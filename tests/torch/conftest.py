@@ -20,14 +20,14 @@ def make(shape, dtype, seed, lo=-1.0, hi=1.0):
 
 def snapshot(*tensors):
     """Raw bytes of every tensor (None kept)."""
-    return [None if t is None else t.detach().clone().contiguous().view(torch.uint8)
-            for t in tensors]
+    return [t.detach().clone().reshape(-1).view(torch.uint8)
+            if isinstance(t, torch.Tensor) else None for t in tensors]
 
 
 def assert_unchanged(before, *tensors):
     for b, t in zip(before, tensors):
-        if t is not None:
-            assert torch.equal(b, t.detach().contiguous().view(torch.uint8)), "tensor modified"
+        if isinstance(t, torch.Tensor):
+            assert torch.equal(b, t.detach().reshape(-1).view(torch.uint8)), "tensor modified"
 
 
 @pytest.fixture(autouse=True)

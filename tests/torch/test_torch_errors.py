@@ -1,0 +1,150 @@
+"""Bad inputs: every op raises the exception torch users expect, with a message naming
+the argument, its value and the rule, and leaves every tensor byte-identical."""
+import pytest
+import torch
+
+import ropekit.torch as rt
+from ropekit.torch import _checks
+from conftest import assert_unchanged, snapshot
+
+ops = torch.ops.ropekit
+
+
+def _pr():
+    return torch.randn(2, 3, 4, 16), torch.randn(2, 3, 1, 8), torch.randn(2, 3, 1, 8)
+
+
+PR_CASES = [
+    # (name, mutate(x, c, s) -> args, kwargs, exception, message pieces)
+    ("float64 x", lambda x, c, s: ((x.double(), c, s), {}), TypeError,
+     ["{x} dtype = torch.float64", "must be torch.float32"]),
+    ("integer x", lambda x, c, s: ((x.to(torch.int32), c, s), {}), TypeError,
+     ["{x} dtype = torch.int32"]),
+    ("r2 dtype", lambda x, c, s: ((x, c, s.half()), {}), TypeError,
+     ["r2 dtype = torch.float16", "must equal r1's"]),
+    ("mode", lambda x, c, s: ((x, c, s), {"rotary_mode": "sideways"}), ValueError,
+     ["rotary_mode = 'sideways'", "'interleave'"]),
+    ("slice size", lambda x, c, s: ((x, c, s), {"partial_slice": [0, 8, 1]}), ValueError,
+     ["partial_slice = [0, 8, 1]", "must have 2 values"]),
+    ("slice range", lambda x, c, s: ((x, c, s), {"partial_slice": [8, 20]}), ValueError,
+     ["partial_slice = [8, 20]", "{x}.shape[-1] = 16"]),
+    ("rank 0", lambda x, c, s: ((torch.tensor(1.0), c, s), {}), ValueError,
+     ["{x} rank = 0"]),
+    ("shapes differ", lambda x, c, s: ((x, c, s[:1]), {}), ValueError,
+     ["r2 shape = [1, 3, 1, 8]", "must equal r1's"]),
+    ("cos longer than slice", lambda x, c, s: ((x, c, s), {"partial_slice": [0, 6]}),
+     ValueError, ["r1 shape = [2, 3, 1, 8]", "slice length end - start = 6"]),
+    ("odd slice", lambda x, c, s: ((x, c[..., :7], s[..., :7]), {"partial_slice": [0, 7]}),
+     ValueError, ["partial_slice = [0, 7]", "multiple of 2"]),
+    ("quarter slice", lambda x, c, s: ((x, c[..., :6], s[..., :6]),
+                                       {"partial_slice": [0, 6], "rotary_mode": "quarter"}),
+     ValueError, ["multiple of 4"]),
+    ("broadcast", lambda x, c, s: ((x, torch.randn(3, 3, 1, 8), torch.randn(3, 3, 1, 8)), {}),
+     ValueError, ["r1 shape = [3, 3, 1, 8]", "dim 0 must be 1 or {x}'s 2"]),
+    ("cos rank above x", lambda x, c, s: ((x[0, 0], c, s), {}), ValueError,
+     ["r1 rank = 4", "{x}'s rank 2"]),
+    ("not a tensor", lambda x, c, s: ((x, [1.0], s), {}), (RuntimeError, TypeError), ["r1"]),
+]
+
+
+@pytest.mark.parametrize("case", PR_CASES, ids=[c[0] for c in PR_CASES])
+@pytest.mark.parametrize("op", ["partial_rotary_mul", "inplace_partial_rotary_mul",
+                                "inplace_partial_rotary_mul_backward"])
+def test_partial_rotary_bad_inputs(case, op):
+    _, mutate, exc, pieces = case
+    args, kwargs = mutate(*_pr())
+    kwargs = {"partial_slice": [0, 8], **kwargs}
+    before = snapshot(*args)
+    with pytest.raises(exc) as info:
+        getattr(ops, op)(*args, **kwargs)
+    x_name = "grad_output" if op.endswith("backward") else "x"
+    for piece in pieces:
+        piece = piece.format(x=x_name)
+        assert piece in str(info.value), (piece, str(info.value))
+    assert_unchanged(before, *args)
+
+
+def _rope():
+    return (torch.tensor([0, 3, 5]), torch.randn(3, 4 * 32), torch.randn(3, 2 * 32),
+            torch.randn(8, 16))
+
+
+ROPE_CASES = [
+    ("positions float", lambda p, q, k, c: (p.float(), q, k, c, 32, True, {}), TypeError,
+     ["positions dtype = torch.float32", "torch.int64 or torch.int32"]),
+    ("float64 query", lambda p, q, k, c: (p, q.double(), k, c, 32, True, {}), TypeError,
+     ["query dtype = torch.float64"]),
+    ("key dtype", lambda p, q, k, c: (p, q, k.half(), c, 32, True, {}), TypeError,
+     ["key dtype = torch.float16", "must equal query's"]),
+    ("head size", lambda p, q, k, c: (p, q, k, c, 0, True, {}), ValueError,
+     ["head_size = 0", "positive"]),
+    ("query rank", lambda p, q, k, c: (p, q.reshape(3, 4, 4, 8), k, c, 32, True, {}), ValueError,
+     ["query shape = [3, 4, 4, 8]", "2-D"]),
+    ("hidden not multiple", lambda p, q, k, c: (p, q[:, :100], k, c, 32, True, {}), ValueError,
+     ["query shape = [3, 100]", "multiple of head_size = 32"]),
+    ("tokens differ", lambda p, q, k, c: (p, q, k[:2], c, 32, True, {}), ValueError,
+     ["key shape = [2, 64]", "3 tokens"]),
+    ("odd rotary dim", lambda p, q, k, c: (p, q, k, c[:, :15], 32, True, {}), ValueError,
+     ["cos_sin_cache shape = [8, 15]", "even"]),
+    ("rotary dim above head size", lambda p, q, k, c: (p, q, k, torch.randn(8, 48), 32, True,
+                                                       {}), ValueError,
+     ["cos_sin_cache shape = [8, 48]", "at most head_size = 32"]),
+    ("positions shape", lambda p, q, k, c: (p[:2], q, k, c, 32, True, {}), ValueError,
+     ["positions shape = [2]", "[3]"]),
+    ("sections sum", lambda p, q, k, c: (p.expand(3, 3), q, k, c, 32, True,
+                                         {"mrope_section": [2, 2, 2]}), ValueError,
+     ["mrope_section = [2, 2, 2]", "sum to rotary_dim / 2 = 8"]),
+    ("cache mode", lambda p, q, k, c: (p, q, k, c, 32, True, {"cache_mode": 2}), ValueError,
+     ["cache_mode = 2"]),
+    ("interleaved needs 3", lambda p, q, k, c: (p.expand(2, 3), q, k, c, 32, True,
+                                                {"mrope_section": [4, 4], "cache_mode": 1}),
+     ValueError, ["needs exactly 3 sections"]),
+    ("position out of range", lambda p, q, k, c: (torch.tensor([0, 3, 8]), q, k, c, 32, True,
+                                                  {}), IndexError,
+     ["positions[0][2] = 8", "maxSeqLen = 8"]),
+]
+
+
+@pytest.mark.parametrize("case", ROPE_CASES, ids=[c[0] for c in ROPE_CASES])
+def test_rope_bad_inputs(case):
+    _, mutate, exc, pieces = case
+    p, q, k, c, hs, neox, kw = mutate(*_rope())
+    before = snapshot(p, q, k, c)
+    with pytest.raises(exc) as info:
+        ops.rope_with_sin_cos_cache(p, q, k, c, hs, neox, **kw)
+    for piece in pieces:
+        assert piece in str(info.value), (piece, str(info.value))
+    assert_unchanged(before, p, q, k, c)
+    if not kw:  # vLLM's in-place op: the same checks, nothing written
+        with pytest.raises(exc):
+            ops.rotary_embedding(p, q, k, hs, c, neox)
+        assert_unchanged(before, p, q, k, c)
+
+
+def test_fake_kernels_reject_the_same_inputs():
+    x, c, s = _pr()
+    with torch.device("meta"):
+        xm, cm, sm = torch.empty_like(x, device="meta"), torch.empty_like(c), torch.empty_like(s)
+    with pytest.raises(ValueError, match=r"partial_slice = \[8, 20\]"):
+        ops.partial_rotary_mul(xm, cm, sm, partial_slice=[8, 20])
+    assert ops.partial_rotary_mul(xm, cm, sm, partial_slice=[0, 8]).device.type == "meta"
+
+
+def test_other_devices_are_named(monkeypatch):
+    # No accelerator here: with meta tensors refused, the device check is the one that fires.
+    monkeypatch.setattr(_checks, "_DEVICES", ("cpu",))
+    x = torch.empty(2, 3, 4, 16, device="meta")
+    with pytest.raises(RuntimeError, match="x device = meta: ropekit runs on the CPU"):
+        ops.partial_rotary_mul(x, x[..., :8], x[..., :8], partial_slice=[0, 8])
+
+
+def test_overlapping_in_place_output_is_rejected():
+    x = torch.randn(1, 1, 1, 16).expand(2, 3, 4, 16)  # many indices, one address
+    c = torch.randn(2, 3, 1, 16)
+    with pytest.raises(ValueError, match="overlap"):
+        ops.inplace_partial_rotary_mul(x, c, c, partial_slice=[0, 16])
+
+
+def test_module_rejects_unknown_scaling():
+    with pytest.raises(ValueError, match="rope_scaling type = 'ntk-by-parts'"):
+        rt.RotaryEmbedding(64, 64, 128, 10000.0, True, rope_scaling={"rope_type": "ntk-by-parts"})
