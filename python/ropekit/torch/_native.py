@@ -1,6 +1,7 @@
 """Calls into libropekit's native API on torch tensors' own memory and strides."""
 import ctypes
 import os
+import threading
 
 import torch
 
@@ -47,13 +48,14 @@ def _raise(status, api):
 
 
 # Threads follow torch.get_num_threads() unless the user set ropekit's own count
-# (ropekit.set_num_threads or ROPEKIT_NUM_THREADS).
+# (ropekit.set_num_threads, or ROPEKIT_NUM_THREADS, which the library reads once).
 _synced_threads = None
+_env_threads = bool(os.environ.get("ROPEKIT_NUM_THREADS"))
 
 
 def _sync_threads():
     global _synced_threads
-    if _np_native.threads_set_by_user() or os.environ.get("ROPEKIT_NUM_THREADS"):
+    if _env_threads or _np_native.threads_set_by_user():
         _synced_threads = None
         return
     n = torch.get_num_threads()
@@ -62,28 +64,78 @@ def _sync_threads():
         _synced_threads = n
 
 
-def partial_rotary_(x, r1, r2, mode, start, end, backward):
-    """Rotates x[..., start:end] in place (ropekit_partial_rotary)."""
+# Prepared calls: the argument checks run once per layout (dtypes, shapes, strides, the
+# op's scalars); later calls with the same layout only set the data pointers of the
+# ctypes descriptors made then. Per thread, as the descriptors are rewritten per call.
+_MAX_PREPARED = 256
+_local = threading.local()
+
+
+def _layout(t):
+    return None if t is None else (t.dtype, t.shape, t.stride(), t.is_cpu)
+
+
+def _prepared(key, make):
+    cache = getattr(_local, "calls", None)
+    if cache is None:
+        cache = _local.calls = {}
+    call = cache.get(key)
+    if call is None:
+        call = make()
+        if len(cache) >= _MAX_PREPARED:
+            cache.clear()
+        cache[key] = call
+    return call
+
+
+def _bind(descs, tensors):
+    for d, t in zip(descs, tensors):
+        if d is not None:
+            d.data = t.data_ptr()
+
+
+def partial_rotary_(op_key, x, r1, r2, check, backward):
+    """Rotates x[..., start:end] in place (ropekit_partial_rotary). check() validates the
+    arguments and returns (mode id, start, end, no-op); it runs once per layout. Returns
+    whether anything was written."""
+
+    def make():
+        mode, start, end, noop = check()
+        descs = (describe(x), describe(r1), describe(r2))
+        return descs, tuple(ctypes.byref(d) for d in descs), (mode, start, end, int(backward)), noop
+
+    descs, refs, args, noop = _prepared(("pr", backward, op_key, _layout(x), _layout(r1),
+                                         _layout(r2)), make)
+    if noop:
+        return False
+    _bind(descs, (x, r1, r2))
     _sync_threads()
-    tx, tc, ts = describe(x), describe(r1), describe(r2)
-    status = _partial_rotary(ctypes.byref(tx), ctypes.byref(tc), ctypes.byref(ts), mode, start,
-                             end, 1 if backward else 0)
+    status = _partial_rotary(*refs, *args)
     if status:
         _raise(status, "ropekit_partial_rotary")
+    return True
 
 
-def rope(positions, q_in, k_in, cache, q_out, k_out, head_size, is_neox, sections, cache_mode):
-    """ropekit_rope: q_out/k_out may be q_in/k_in (in place); k_in None: query only."""
+def rope(op_key, positions, q_in, k_in, cache, q_out, k_out, check):
+    """ropekit_rope: q_out/k_out may be q_in/k_in (in place); k_in None: query only.
+    check() validates the arguments and returns (head_size, is_neox, sections, cache_mode);
+    it runs once per layout."""
+
+    def make():
+        head_size, is_neox, sections, cache_mode = check()
+        cfg, keep = _config(head_size, 0 if is_neox else 1, sections, cache_mode)
+        descs = tuple(None if t is None else describe(t)
+                      for t in (positions, q_in, k_in, cache, q_out, k_out))
+        refs = tuple(None if d is None else ctypes.byref(d) for d in descs)
+        return descs, refs + (ctypes.byref(cfg),), (cfg, keep)
+
+    tensors = (positions, q_in, k_in, cache, q_out, k_out)
+    q_lay, k_lay = _layout(q_in), _layout(k_in)
+    key = ("rope", op_key, _layout(positions), q_lay, k_lay, _layout(cache),
+           q_lay if q_out is q_in else _layout(q_out), k_lay if k_out is k_in else _layout(k_out))
+    descs, refs, _ = _prepared(key, make)
+    _bind(descs, tensors)
     _sync_threads()
-    cfg, keep = _config(head_size, 0 if is_neox else 1, sections, cache_mode)
-    tp, tc = describe(positions), describe(cache)
-    tqi, tqo = describe(q_in), describe(q_out)
-    tki = tko = None
-    if k_in is not None:
-        tki, tko = describe(k_in), describe(k_out)
-    status = _rope(ctypes.byref(tp), ctypes.byref(tqi), ctypes.byref(tki) if tki else None,
-                   ctypes.byref(tc), ctypes.byref(tqo), ctypes.byref(tko) if tko else None,
-                   ctypes.byref(cfg))
-    del keep
+    status = _rope(*refs)
     if status:
         _raise(status, "ropekit_rope")

@@ -61,10 +61,11 @@ def _written(*tensors):
 
 
 def _rotate_(op, x, r1, r2, rotary_mode, partial_slice, backward, x_name):
-    mode, start, end, noop = _checks.partial_rotary(op, x, r1, r2, rotary_mode, partial_slice,
-                                                    x_name)
-    if not noop:
-        _native.partial_rotary_(x, r1, r2, mode, start, end, backward)
+    def check():
+        return _checks.partial_rotary(op, x, r1, r2, rotary_mode, partial_slice, x_name)
+
+    key = (op, rotary_mode, tuple(partial_slice))
+    if _native.partial_rotary_(key, x, r1, r2, check, backward):
         _written(x)
 
 
@@ -144,12 +145,17 @@ def _negated_sin(cache):
 
 def _rope_run(op, positions, query, key, cache, head_size, is_neox, mrope_section, cache_mode,
               q_out, k_out, names):
-    sections = _checks.rope(op, positions, query, key, cache, head_size, is_neox, mrope_section,
-                            cache_mode, *names)
-    if positions.dtype != torch.int64:
-        positions = positions.to(torch.int64)
-    _native.rope(positions, query, key, cache, q_out, k_out, head_size, is_neox, sections,
-                 cache_mode)
+    def check():
+        sections = _checks.rope(op, positions, query, key, cache, head_size, is_neox,
+                                mrope_section, cache_mode, *names)
+        return head_size, is_neox, sections, cache_mode
+
+    # types too: True == 1, but only a bool is_neox and an int head_size pass the checks
+    op_key = (op, type(head_size), head_size, type(is_neox), is_neox, cache_mode,
+              tuple(mrope_section) if mrope_section else None, positions.dtype)
+    # int32 positions are accepted and widened (the library reads int64)
+    pos = positions.to(torch.int64) if positions.dtype == torch.int32 else positions
+    _native.rope(op_key, pos, query, key, cache, q_out, k_out, check)
 
 
 def _define_rope(name, backward, names):
