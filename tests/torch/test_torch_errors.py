@@ -148,3 +148,13 @@ def test_overlapping_in_place_output_is_rejected():
 def test_module_rejects_unknown_scaling():
     with pytest.raises(ValueError, match="rope_scaling type = 'ntk-by-parts'"):
         rt.RotaryEmbedding(64, 64, 128, 10000.0, True, rope_scaling={"rope_type": "ntk-by-parts"})
+
+
+def test_checks_run_again_for_new_arguments():
+    # a valid call prepares the layout; the same tensors with a bad slice still fail
+    x, c, s = _pr()
+    ops.inplace_partial_rotary_mul(x, c, s, partial_slice=[0, 8])
+    before = snapshot(x)
+    with pytest.raises(ValueError, match=r"slice length end - start = 6"):
+        ops.inplace_partial_rotary_mul(x, c, s, partial_slice=[0, 6])
+    assert_unchanged(before, x)
