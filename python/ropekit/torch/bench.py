@@ -1,14 +1,15 @@
 """python -m ropekit.torch.bench: ropekit's torch ops against torch written the way users
-write RoPE (vLLM's forward_native, HF's rotate_half, a slice update for the partial op),
-in eager mode and under torch.compile, on the `ropekit bench` workloads.
+write RoPE (vLLM's forward_native, a slice update for the partial op), in eager mode and
+under torch.compile, on the `ropekit bench` workloads.
 
-For every workload, dtype and thread count the three are timed in interleaved rounds
-(median of the per-call times of each); GB/s counts the bytes the operation must move
-(as `ropekit bench` does); speed-ups are eager / ropekit and compiled / ropekit. The
-decode step W1 is also timed through vLLM's in-place op (one call from Python, the
-dispatcher included) beside the same call made with the native C API's cost measured
-by `ropekit bench`'s plan-free path (ropekit.rope on numpy arrays is not used: it has its
-own overhead), so the per-call overhead of the torch face is visible.
+For every workload, dtype and thread count they are timed in interleaved rounds (median
+of the per-call times of each). "ropekit" is what a user calls: vLLM's in-place
+rotary_embedding for rope (W1, W2), the functional op for mrope (W5), CANN's in-place
+ops for the partial rotary workloads (P1, P2, G2); for rope the functional op is timed
+too ("functional": it allocates its outputs, as eager and compiled torch do). GB/s counts
+the bytes the operation must move (as `ropekit bench` does); speed-ups are eager /
+ropekit and compiled / ropekit. Last, the decode step W1 through vLLM's in-place op: the
+time of one call from Python, the dispatcher included.
 """
 import argparse
 import json
@@ -131,10 +132,13 @@ class Case:
             self.bytes = 2 * rows * length * xs + 2 * self.cos.numel() * xs
 
     def ropekit(self):
+        """What a user of the workload calls: vLLM's in-place op for rope, the functional
+        op for mrope (vLLM's mrope path is torch code), CANN's in-place ops for the
+        partial rotary workloads."""
         p = self.p
         if self.kind == "rope":
-            return lambda: ops.rope_with_sin_cos_cache(self.positions, self.q, self.k,
-                                                       self.cache, p["hs"], True)
+            return lambda: ops.rotary_embedding(self.positions, self.q, self.k, p["hs"],
+                                                self.cache, True)
         if self.kind == "mrope":
             return lambda: ops.rope_with_sin_cos_cache(self.positions, self.q, self.k,
                                                        self.cache, p["hs"], True,
@@ -144,6 +148,15 @@ class Case:
         slc = [p["start"], p["end"]]
         return lambda: op(self.x, self.cos, self.sin, rotary_mode="interleave",
                           partial_slice=slc)
+
+    def ropekit_functional(self):
+        """The out-of-place op for rope (None elsewhere): the outputs eager and compiled
+        torch allocate too."""
+        p = self.p
+        if self.kind != "rope":
+            return None
+        return lambda: ops.rope_with_sin_cos_cache(self.positions, self.q, self.k, self.cache,
+                                                   p["hs"], True)
 
     def eager_fn(self):
         p = self.p
@@ -174,6 +187,8 @@ def measure(case, threads, budget_s, rounds, compiled):
     fn, args = case.eager_fn()
     runs = {"ropekit": case.ropekit(), "eager": lambda: fn(*args),
             "compiled": lambda: compiled(*args)}
+    if case.ropekit_functional():
+        runs["ropekit_functional"] = case.ropekit_functional()
     samples = {k: [] for k in runs}
     for _ in range(rounds):
         for name, run in runs.items():
@@ -185,6 +200,8 @@ def measure(case, threads, budget_s, rounds, compiled):
         **{f"{k}_us": v * 1e6 for k, v in med.items()},
         **{f"{k}_gbps": case.bytes / v / 1e9 for k, v in med.items()},
         "vs_eager": med["eager"] / med["ropekit"], "vs_compiled": med["compiled"] / med["ropekit"],
+        "functional_vs_compiled": (med["compiled"] / med["ropekit_functional"]
+                                   if "ropekit_functional" in med else None),
     }
 
 
@@ -223,10 +240,12 @@ def main(argv=None):
                 r = measure(case, n, budget, 3, compiled)
                 results.append(r)
                 if not a.json:
+                    extra = (f"  functional {r['ropekit_functional_us']:10.1f} us"
+                             if "ropekit_functional_us" in r else "")
                     print(f"{r['id']:3} {r['dtype']:9} thr {n}: ropekit {r['ropekit_us']:10.1f} us "
                           f"({r['ropekit_gbps']:6.1f} GB/s)  eager {r['eager_us']:10.1f} us "
                           f"({r['vs_eager']:5.1f}x)  compiled {r['compiled_us']:10.1f} us "
-                          f"({r['vs_compiled']:5.1f}x)", flush=True)
+                          f"({r['vs_compiled']:5.1f}x){extra}", flush=True)
     decode = {n: decode_call(n, budget) for n in threads}
     if a.json:
         json.dump({"torch": torch.__version__, "results": results,
