@@ -62,6 +62,7 @@ def set_max_isa(isa):
 
 
 _threads_set_by_user = False
+_threads_listeners = []
 
 
 def set_num_threads(threads):
@@ -70,6 +71,13 @@ def set_num_threads(threads):
     global _threads_set_by_user
     _check(_set_num_threads(int(threads)), "ropekit_set_num_threads")
     _threads_set_by_user = int(threads) != 0
+    for listener in _threads_listeners:
+        listener(_threads_set_by_user)
+
+
+def on_threads_set(listener):
+    """Calls listener(set_by_user) after every set_num_threads."""
+    _threads_listeners.append(listener)
 
 
 def threads_set_by_user():

@@ -37,8 +37,19 @@ for _name, _schema in SCHEMAS.items():
 ops = torch.ops.ropekit
 
 
+# The Python kernel of each op, by name: the optional C++ kernels hand them what they do
+# not take themselves (load_extension).
+CPU_KERNELS = {}
+
+
 def _impl(name):
-    return torch.library.impl(f"ropekit::{name}", "default", lib=_LIB)
+    register = torch.library.impl(f"ropekit::{name}", "default", lib=_LIB)
+
+    def decorate(fn):
+        CPU_KERNELS[name] = fn
+        return register(fn)
+
+    return decorate
 
 
 def _fake(name):
