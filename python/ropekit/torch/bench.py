@@ -216,6 +216,24 @@ def decode_call(threads, budget_s):
     return statistics.median(samples) * 1e6
 
 
+def markdown(results, decode):
+    """The results as the table of docs/torch.md."""
+    lines = ["| id | dtype | threads | ropekit us | GB/s | eager us | x eager | compiled us "
+             "| x compiled | functional us | functional x compiled |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in results:
+        fn = r.get("ropekit_functional_us")
+        fn_cells = f"{fn:.1f} | {r['functional_vs_compiled']:.1f}x" if fn else " | "
+        lines.append(f"| {r['id']} | {r['dtype']} | {r['threads']} | {r['ropekit_us']:.1f} "
+                     f"| {r['ropekit_gbps']:.1f} | {r['eager_us']:.1f} | {r['vs_eager']:.1f}x "
+                     f"| {r['compiled_us']:.1f} | {r['vs_compiled']:.1f}x | {fn_cells} |")
+    lines.append("")
+    for n, us in decode.items():
+        lines.append(f"W1 f32 through `torch.ops.ropekit.rotary_embedding` (one call from Python), "
+                     f"{n} thread(s): {us:.1f} us per call")
+    return "\n".join(lines)
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(prog="python -m ropekit.torch.bench", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -226,6 +244,7 @@ def main(argv=None):
     ap.add_argument("--budget", type=float, default=1.0, help="seconds per measurement")
     ap.add_argument("--quick", action="store_true", help="short measurements")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--markdown", action="store_true", help="a Markdown table (docs/torch.md)")
     a = ap.parse_args(argv)
     budget = 0.15 if a.quick else a.budget
     threads = sorted({1, a.threads})
@@ -239,7 +258,7 @@ def main(argv=None):
             for n in threads:
                 r = measure(case, n, budget, 3, compiled)
                 results.append(r)
-                if not a.json:
+                if not a.json and not a.markdown:
                     extra = (f"  functional {r['ropekit_functional_us']:10.1f} us"
                              if "ropekit_functional_us" in r else "")
                     print(f"{r['id']:3} {r['dtype']:9} thr {n}: ropekit {r['ropekit_us']:10.1f} us "
@@ -247,7 +266,9 @@ def main(argv=None):
                           f"({r['vs_eager']:5.1f}x)  compiled {r['compiled_us']:10.1f} us "
                           f"({r['vs_compiled']:5.1f}x){extra}", flush=True)
     decode = {n: decode_call(n, budget) for n in threads}
-    if a.json:
+    if a.markdown:
+        print(markdown(results, decode))
+    elif a.json:
         json.dump({"torch": torch.__version__, "results": results,
                    "decode_call_us": decode}, sys.stdout, indent=1)
         print()
