@@ -10,6 +10,8 @@ Importing this module registers the ops in torch.ops.ropekit (see docs/torch.md)
 
 Every op works in eager mode, under autograd, in torch.compile and in torch.export.
 """
+import os as _os
+
 import torch as _torch
 
 from . import _ops
@@ -62,5 +64,5 @@ __all__ = ["ops", "inplace_partial_rotary_mul", "inplace_partial_rotary_mul_back
            "scaling_from_config", "load_extension", "extension_loaded"]
 
 # ROPEKIT_TORCH_EXTENSION=1: load the C++ kernels at import (load_extension()).
-if __import__("os").environ.get("ROPEKIT_TORCH_EXTENSION") == "1":
+if _os.environ.get("ROPEKIT_TORCH_EXTENSION") == "1":
     load_extension()

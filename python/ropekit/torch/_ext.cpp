@@ -54,7 +54,8 @@ bool dtype_of(at::ScalarType s, ropekit_dtype *out) {
 }
 
 bool describe(const at::Tensor &t, ropekit_tensor *out) {
-    if (t.dim() > ROPEKIT_MAX_DIMS || !t.device().is_cpu() || !dtype_of(t.scalar_type(), &out->dtype))
+    if (t.dim() > ROPEKIT_MAX_DIMS || !t.device().is_cpu() ||
+        !dtype_of(t.scalar_type(), &out->dtype))
         return false;
     out->data = t.data_ptr();
     out->ndim = static_cast<int32_t>(t.dim());
@@ -115,8 +116,8 @@ bool rotate(const at::Tensor &x, const at::Tensor &r1, const at::Tensor &r2,
         !describe(r2, &ts) || tx.dtype == ROPEKIT_I64 || tc.dtype == ROPEKIT_I64)
         return false;
     sync_threads();
-    if (api.partial_rotary(&tx, &tc, &ts, static_cast<ropekit_rotary_mode>(mode),
-                           partial_slice[0], partial_slice[1], direction) != ROPEKIT_OK)
+    if (api.partial_rotary(&tx, &tc, &ts, static_cast<ropekit_rotary_mode>(mode), partial_slice[0],
+                           partial_slice[1], direction) != ROPEKIT_OK)
         return false;
     written(x);
     return true;
@@ -129,7 +130,7 @@ void inplace_partial_rotary_mul(const at::Tensor &x, const at::Tensor &r1, const
         return;
     PYTHON_FALLBACK;
     python_kernel("inplace_partial_rotary_mul", x, r1, r2, py::arg("rotary_mode") = mode,
-                      py::arg("partial_slice") = partial_slice.vec());
+                  py::arg("partial_slice") = partial_slice.vec());
 }
 
 void inplace_partial_rotary_mul_backward(const at::Tensor &g, const at::Tensor &r1,
@@ -139,9 +140,8 @@ void inplace_partial_rotary_mul_backward(const at::Tensor &g, const at::Tensor &
     if (rotate(g, r1, r2, mode, partial_slice, ROPEKIT_BACKWARD))
         return;
     PYTHON_FALLBACK;
-    python_kernel("inplace_partial_rotary_mul_backward", g, r1, r2,
-                      py::arg("rotary_mode") = mode,
-                      py::arg("partial_slice") = partial_slice.vec());
+    python_kernel("inplace_partial_rotary_mul_backward", g, r1, r2, py::arg("rotary_mode") = mode,
+                  py::arg("partial_slice") = partial_slice.vec());
 }
 
 at::Tensor functional_rotate(const char *name, const at::Tensor &x, const at::Tensor &r1,
@@ -166,14 +166,15 @@ at::Tensor partial_rotary_mul(const at::Tensor &x, const at::Tensor &r1, const a
 at::Tensor partial_rotary_mul_backward(const at::Tensor &g, const at::Tensor &r1,
                                        const at::Tensor &r2, c10::string_view rotary_mode,
                                        at::IntArrayRef partial_slice) {
-    return functional_rotate("partial_rotary_mul_backward", g, r1, r2, rotary_mode,
-                             partial_slice, ROPEKIT_BACKWARD);
+    return functional_rotate("partial_rotary_mul_backward", g, r1, r2, rotary_mode, partial_slice,
+                             ROPEKIT_BACKWARD);
 }
 
 // RopeWithSinCosCache; false when the Python kernel has to take the call.
-bool rope(const at::Tensor &positions, const at::Tensor &q_in, const c10::optional<at::Tensor> &k_in,
-          const at::Tensor &cache, const at::Tensor &q_out, const c10::optional<at::Tensor> &k_out,
-          int64_t head_size, bool is_neox, at::OptionalIntArrayRef sections, int64_t cache_mode) {
+bool rope(const at::Tensor &positions, const at::Tensor &q_in,
+          const c10::optional<at::Tensor> &k_in, const at::Tensor &cache, const at::Tensor &q_out,
+          const c10::optional<at::Tensor> &k_out, int64_t head_size, bool is_neox,
+          at::OptionalIntArrayRef sections, int64_t cache_mode) {
     ropekit_tensor tp, tqi, tqo, tki, tko, tc;
     const bool has_k = k_in.has_value() && k_in->defined();
     if (positions.scalar_type() != at::kLong || !describe(positions, &tp) ||
