@@ -181,8 +181,8 @@ aclnnStatus rk_executor_launch(void *workspace, uint64_t workspaceSize, aclOpExe
     }
     if (!executor->repeatable && task != executor)
         rk_executor_discard(executor);
-    /* on failure the message names the stream problem; enqueue releases the task */
+    /* enqueue fails only out of memory (message set); it releases the task */
     if (task && rk_stream_enqueue(s, rk_exec_task_run, free, task) != ACL_SUCCESS)
-        code = ACLNN_ERR_PARAM_INVALID;
+        code = ACLNN_ERR_INNER;
     return code;
 }

@@ -40,7 +40,7 @@ static void *rk_stream_main(void *p) {
 #endif
     pthread_mutex_lock(&s->lock);
     for (;;) {
-        /* busy here means a caller is running a small task inline: wait for it */
+        /* busy here means a caller is running work on its own thread: wait for it */
         while ((!s->head || s->busy) && !s->stop)
             pthread_cond_wait(&s->wake, &s->lock);
         if (!s->head && s->stop)
