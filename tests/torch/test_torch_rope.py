@@ -133,3 +133,16 @@ def test_positions_out_of_range_write_nothing():
     with pytest.raises(IndexError, match=r"positions\[0\]\[2\] = 8"):
         ops.rotary_embedding(torch.tensor([1, 2, 8]), qc, None, 64, cache, True)
     assert torch.equal(qc, q)
+
+
+def test_backward_follows_a_modified_or_new_cache():
+    # the negated cache kept between backward calls must follow the cache itself
+    pos = torch.tensor([0, 1, 2])
+    g = make((3, 64), torch.float32, 20)
+    cache = make((4, 32), torch.float32, 21)
+    first, _ = ops.rope_with_sin_cos_cache_backward(pos, g, None, cache, 64, True)
+    with torch.no_grad():
+        cache.mul_(0.5)  # same tensor, new contents
+    second, _ = ops.rope_with_sin_cos_cache_backward(pos, g, None, cache, 64, True)
+    want, _ = ops.rope_with_sin_cos_cache_backward(pos, g, None, cache.clone(), 64, True)
+    assert torch.equal(second, want) and not torch.equal(first, second)

@@ -10,6 +10,8 @@ strides), a fake kernel with the same checks for graph capture, and autograd:
   one is, their autograd kernel computes the functional op and copies it into the input,
   which gives torch's in-place rules (version counter, the leaf error) for free.
 """
+import weakref
+
 import torch
 
 from . import _checks, _native
@@ -138,19 +140,17 @@ _define_partial_rotary("partial_rotary_mul_backward", True, "grad_output", "part
 
 # The backward of a rotation by (cos, sin) is the rotation by (cos, -sin); negation is
 # exact, so the cache with its sin half negated gives the transpose bit for bit. The
-# last one is kept: a training step differentiates many calls with one cache.
-_negated = {}
+# last one is kept (a training step differentiates many calls with one cache), for as
+# long as that very tensor lives unmodified: a weak reference, not its address, says so.
+_negated = {"source": None, "version": None, "value": None}
 
 
 def _negated_sin(cache):
-    key = (cache.data_ptr(), cache._version, tuple(cache.shape), tuple(cache.stride()),
-           cache.dtype)
-    hit = _negated.get("key") == key
-    if not hit:
+    source = _negated["source"]
+    if source is None or source() is not cache or _negated["version"] != cache._version:
         neg = cache.clone()
-        half = cache.shape[1] // 2
-        neg[:, half:].neg_()
-        _negated.update(key=key, value=neg)
+        neg[:, cache.shape[1] // 2:].neg_()
+        _negated.update(source=weakref.ref(cache), version=cache._version, value=neg)
     return _negated["value"]
 
 
@@ -175,10 +175,11 @@ def _define_rope(name, backward, names):
           cache_mode=0):
         q_out = torch.empty_like(query)
         k_out = torch.empty_like(key) if key is not None else None
-        cache = _negated_sin(cos_sin_cache) if backward else cos_sin_cache
+        cache = cos_sin_cache
         if backward:  # the checks first: a bad cache must not be cloned
             _checks.rope(name, positions, query, key, cos_sin_cache, head_size, is_neox,
                          mrope_section, cache_mode, *names)
+            cache = _negated_sin(cos_sin_cache)
         _rope_run(name, positions, query, key, cache, head_size, is_neox, mrope_section,
                   cache_mode, q_out, k_out, names)
         return q_out, k_out
