@@ -1,0 +1,302 @@
+#include "graph/tensor.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "tensor_impl.h"
+
+namespace ropekit_ge {
+
+std::shared_ptr<uint8_t> AllocateBuffer(size_t bytes) {
+    const size_t align = 64;
+    size_t rounded = bytes < align ? align : bytes;
+    if (rounded % align != 0) {
+        if (rounded > SIZE_MAX - align)
+            return nullptr;
+        rounded += align - rounded % align;
+    }
+    void *p = nullptr;
+    if (posix_memalign(&p, align, rounded) != 0)
+        return nullptr;
+    return std::shared_ptr<uint8_t>(static_cast<uint8_t *>(p), [](uint8_t *q) { std::free(q); });
+}
+
+int64_t ElementCount(const ge::Shape &shape) {
+    int64_t n = 1;
+    for (int64_t d : shape.GetDims()) {
+        if (d < 0 || (d > 0 && n > INT64_MAX / d))
+            return -1;
+        n *= d;
+    }
+    return n;
+}
+
+int64_t TensorBytes(const ge::TensorDesc &desc) {
+    int64_t n = ElementCount(desc.GetShape());
+    return n < 0 ? -1 : ge::GetSizeInBytes(n, desc.GetDataType());
+}
+
+} // namespace ropekit_ge
+
+namespace ge {
+
+/* ---- Shape ---- */
+
+Shape::Shape(const std::vector<int64_t> &dims) : dims_(dims) {}
+
+size_t Shape::GetDimNum() const {
+    if (dims_.size() == 1 && dims_[0] == UNKNOWN_DIM_NUM)
+        return 0;
+    return dims_.size();
+}
+
+int64_t Shape::GetDim(size_t idx) const {
+    return idx < dims_.size() ? dims_[idx] : 0;
+}
+
+graphStatus Shape::SetDim(size_t idx, int64_t value) {
+    if (idx >= dims_.size())
+        return GRAPH_FAILED;
+    dims_[idx] = value;
+    return GRAPH_SUCCESS;
+}
+
+std::vector<int64_t> Shape::GetDims() const {
+    return dims_;
+}
+
+int64_t Shape::GetShapeSize() const {
+    if (dims_.empty())
+        return 0;
+    int64_t n = 1;
+    for (int64_t d : dims_) {
+        if (d < 0)
+            return -1;
+        if (d == 0)
+            return 0;
+    }
+    for (int64_t d : dims_) {
+        if (n > INT64_MAX / d)
+            return 0;
+        n *= d;
+    }
+    return n;
+}
+
+/* ---- TensorDesc ---- */
+
+TensorDesc::TensorDesc() = default;
+
+TensorDesc::TensorDesc(Shape shape, Format format, DataType dt)
+    : shape_(shape), origin_shape_(shape), format_(format), origin_format_(format), data_type_(dt) {
+}
+
+void TensorDesc::Update(const Shape &shape, Format format, DataType dt) {
+    shape_ = shape;
+    format_ = format;
+    data_type_ = dt;
+}
+
+Shape TensorDesc::GetShape() const {
+    return shape_;
+}
+void TensorDesc::SetShape(const Shape &shape) {
+    shape_ = shape;
+}
+
+graphStatus TensorDesc::SetUnknownDimNumShape() {
+    shape_ = Shape(UNKNOWN_RANK);
+    return GRAPH_SUCCESS;
+}
+
+graphStatus TensorDesc::SetShapeRange(const std::vector<std::pair<int64_t, int64_t>> &range) {
+    shape_range_ = range;
+    return GRAPH_SUCCESS;
+}
+
+graphStatus TensorDesc::GetShapeRange(std::vector<std::pair<int64_t, int64_t>> &range) const {
+    range = shape_range_;
+    return GRAPH_SUCCESS;
+}
+
+Format TensorDesc::GetFormat() const {
+    return format_;
+}
+void TensorDesc::SetFormat(Format format) {
+    format_ = format;
+}
+Shape TensorDesc::GetOriginShape() const {
+    return origin_shape_;
+}
+void TensorDesc::SetOriginShape(const Shape &origin_shape) {
+    origin_shape_ = origin_shape;
+}
+Format TensorDesc::GetOriginFormat() const {
+    return origin_format_;
+}
+void TensorDesc::SetOriginFormat(Format origin_format) {
+    origin_format_ = origin_format;
+}
+DataType TensorDesc::GetDataType() const {
+    return data_type_;
+}
+void TensorDesc::SetDataType(DataType dt) {
+    data_type_ = dt;
+}
+
+std::string TensorDesc::GetName() const {
+    return name_;
+}
+graphStatus TensorDesc::GetName(AscendString &name) const {
+    name = AscendString(name_.c_str());
+    return GRAPH_SUCCESS;
+}
+void TensorDesc::SetName(const char_t *name) {
+    name_ = name ? name : "";
+}
+void TensorDesc::SetName(const std::string &name) {
+    name_ = name;
+}
+
+void TensorDesc::SetSize(int64_t size) {
+    size_ = size;
+}
+int64_t TensorDesc::GetSize() const {
+    return size_;
+}
+int64_t TensorDesc::GetRealDimCnt() const {
+    return real_dim_cnt_;
+}
+void TensorDesc::SetRealDimCnt(const int64_t real_dim_cnt) {
+    real_dim_cnt_ = real_dim_cnt;
+}
+void TensorDesc::SetPlacement(Placement placement) {
+    placement_ = placement;
+}
+Placement TensorDesc::GetPlacement() const {
+    return placement_;
+}
+
+/* ---- Tensor ---- */
+
+Tensor TensorAdapter::Wrap(const TensorDesc &desc, std::shared_ptr<uint8_t> data, size_t size) {
+    Tensor t(desc);
+    t.impl_->data = std::move(data);
+    t.impl_->size = size;
+    return t;
+}
+
+Tensor::Tensor() : impl_(std::make_shared<TensorImpl>()) {}
+
+Tensor::Tensor(const TensorDesc &tensor_desc) : impl_(std::make_shared<TensorImpl>()) {
+    impl_->desc = tensor_desc;
+}
+
+Tensor::Tensor(const TensorDesc &tensor_desc, const std::vector<uint8_t> &data)
+    : Tensor(tensor_desc, data.data(), data.size()) {}
+
+Tensor::Tensor(const TensorDesc &tensor_desc, const uint8_t *data, size_t size)
+    : Tensor(tensor_desc) {
+    (void)SetData(data, size);
+}
+
+Tensor::Tensor(TensorDesc &&tensor_desc, std::vector<uint8_t> &&data)
+    : Tensor(tensor_desc, data.data(), data.size()) {}
+
+TensorDesc Tensor::GetTensorDesc() const {
+    return impl_->desc;
+}
+
+graphStatus Tensor::SetTensorDesc(const TensorDesc &tensor_desc) {
+    impl_->desc = tensor_desc;
+    return GRAPH_SUCCESS;
+}
+
+const uint8_t *Tensor::GetData() const {
+    return impl_->data.get();
+}
+uint8_t *Tensor::GetData() {
+    return impl_->data.get();
+}
+size_t Tensor::GetSize() const {
+    return impl_->size;
+}
+
+graphStatus Tensor::SetData(std::vector<uint8_t> &&data) {
+    return SetData(data.data(), data.size());
+}
+graphStatus Tensor::SetData(const std::vector<uint8_t> &data) {
+    return SetData(data.data(), data.size());
+}
+
+graphStatus Tensor::SetData(const uint8_t *data, size_t size) {
+    if (size > 0 && data == nullptr)
+        return GRAPH_PARAM_INVALID;
+    std::shared_ptr<uint8_t> copy = ropekit_ge::AllocateBuffer(size);
+    if (!copy)
+        return GRAPH_MEM_OPERATE_FAILED;
+    if (size > 0)
+        std::memcpy(copy.get(), data, size);
+    impl_->data = std::move(copy);
+    impl_->size = size;
+    return GRAPH_SUCCESS;
+}
+
+graphStatus Tensor::SetData(uint8_t *data, size_t size, const Tensor::DeleteFunc &deleter_func) {
+    if (size > 0 && data == nullptr)
+        return GRAPH_PARAM_INVALID;
+    if (deleter_func)
+        impl_->data = std::shared_ptr<uint8_t>(data, deleter_func);
+    else
+        impl_->data = std::shared_ptr<uint8_t>(data, [](uint8_t *) {});
+    impl_->size = size;
+    return GRAPH_SUCCESS;
+}
+
+graphStatus Tensor::ResetData(uint8_t *data, size_t size, const Tensor::DeleteFunc &deleter_func) {
+    return SetData(data, size, deleter_func);
+}
+
+graphStatus Tensor::IsValid() {
+    if (!impl_->data)
+        return GRAPH_SUCCESS;
+    int64_t bytes = ropekit_ge::TensorBytes(impl_->desc);
+    return bytes >= 0 && static_cast<uint64_t>(bytes) == impl_->size ? GRAPH_SUCCESS : GRAPH_FAILED;
+}
+
+Tensor Tensor::Clone() const {
+    Tensor t(impl_->desc);
+    if (impl_->data)
+        (void)t.SetData(impl_->data.get(), impl_->size);
+    return t;
+}
+
+DataType Tensor::GetDataType() const {
+    return impl_->desc.GetDataType();
+}
+graphStatus Tensor::SetDataType(const DataType &dtype) {
+    impl_->desc.SetDataType(dtype);
+    return GRAPH_SUCCESS;
+}
+Format Tensor::GetFormat() const {
+    return impl_->desc.GetFormat();
+}
+graphStatus Tensor::SetFormat(const Format &format) {
+    impl_->desc.SetFormat(format);
+    return GRAPH_SUCCESS;
+}
+Placement Tensor::GetPlacement() const {
+    return impl_->desc.GetPlacement();
+}
+graphStatus Tensor::SetPlacement(const Placement &placement) {
+    impl_->desc.SetPlacement(placement);
+    return GRAPH_SUCCESS;
+}
+size_t Tensor::GetShapeDimNum() const {
+    return impl_->desc.GetShape().GetDimNum();
+}
+int64_t Tensor::GetShapeDim(const size_t idx) const {
+    return impl_->desc.GetShape().GetDim(idx);
+}
+
+} // namespace ge
