@@ -1,9 +1,19 @@
-# Installation: headers, both libraries, pkg-config file and a CMake package
-# (find_package(ropekit) gives ropekit::ropekit and ropekit::ropekit_static).
+# Installation: headers, the libraries, pkg-config files and a CMake package
+# (find_package(ropekit) gives ropekit::ropekit and ropekit::ropekit_static, and with the
+# graph API ropekit::ge and ropekit::ge_static; pkg-config: ropekit, ropekit-ge).
 include(CMakePackageConfigHelpers)
 
-install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
-install(TARGETS ropekit_shared ropekit_static EXPORT ropekitTargets
+if(ROPEKIT_GE)
+  install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h")
+else() # the GE headers declare what libropekit_ge defines
+  install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} FILES_MATCHING PATTERN "*.h"
+          PATTERN graph EXCLUDE PATTERN ge EXCLUDE PATTERN op_proto EXCLUDE)
+endif()
+set(_rk_install_targets ropekit_shared ropekit_static)
+if(ROPEKIT_GE)
+  list(APPEND _rk_install_targets ropekit_ge_shared ropekit_ge_static)
+endif()
+install(TARGETS ${_rk_install_targets} EXPORT ropekitTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
@@ -23,3 +33,8 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ropekitConfig.cmake
 set(ROPEKIT_PC_LIBS_PRIVATE "-lpthread -lm")
 configure_file(cmake/ropekit.pc.in ${CMAKE_CURRENT_BINARY_DIR}/ropekit.pc @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ropekit.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+if(ROPEKIT_GE)
+  configure_file(cmake/ropekit-ge.pc.in ${CMAKE_CURRENT_BINARY_DIR}/ropekit-ge.pc @ONLY)
+  install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ropekit-ge.pc
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endif()

@@ -1,0 +1,46 @@
+# cmake -DNM=<nm> -DLIB=<libropekit_ge> -P check_ge_exports.cmake
+# Fails unless every strong dynamic symbol of libropekit_ge is in namespace ge (the GE API),
+# no symbol of ropekit's internals (namespace ropekit_ge) is exported, and the entry points
+# CANN's graph programs call are there. Weak symbols are the standard library's template
+# instances, which every C++ library exports.
+cmake_minimum_required(VERSION 3.16)
+if(NOT NM OR NOT LIB)
+  message(FATAL_ERROR "usage: cmake -DNM=<nm> -DLIB=<library> -P check_ge_exports.cmake")
+endif()
+execute_process(COMMAND ${NM} -D --defined-only -C ${LIB}
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${NM} -D --defined-only -C ${LIB} failed (${rc}): ${err}")
+endif()
+string(REPLACE "\n" ";" lines "${out}")
+set(bad "")
+set(all "")
+foreach(line IN LISTS lines)
+  if(line STREQUAL "")
+    continue()
+  endif()
+  if(NOT line MATCHES "^[0-9A-Fa-f]* *([A-Za-z]) (.+)$")
+    message(FATAL_ERROR "cannot parse nm output line: '${line}'")
+  endif()
+  set(type ${CMAKE_MATCH_1})
+  set(name "${CMAKE_MATCH_2}")
+  string(APPEND all "${name}\n")
+  if(name MATCHES "ropekit_ge::")
+    list(APPEND bad "internal symbol exported: ${name}")
+  elseif(type MATCHES "^[TDBRi]$" AND NOT name MATCHES "^ge::")
+    list(APPEND bad "exported outside namespace ge: ${line}")
+  endif()
+endforeach()
+foreach(required "ge::GEInitialize(" "ge::GEFinalize()" "ge::Session::RunGraph("
+                 "ge::Session::AddGraph(" "ge::aclgrphDumpGraph(" "ge::GEGetErrorMsgV2()"
+                 "ge::Operator::InputRegister(" "ge::OperatorCreatorRegister::OperatorCreatorRegister(")
+  string(FIND "${all}" "${required}" at)
+  if(at EQUAL -1)
+    list(APPEND bad "missing export: ${required}")
+  endif()
+endforeach()
+if(bad)
+  list(JOIN bad "\n  " text)
+  message(FATAL_ERROR "libropekit_ge exports:\n  ${text}")
+endif()
+message(STATUS "libropekit_ge exports only namespace ge")
