@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds ropekit and runs the whole test suite: a release build, a build with
-# AddressSanitizer and UndefinedBehaviorSanitizer, and the C tests of threads, streams
-# and executors (labels core, runtime, aclnn) under ThreadSanitizer. The Python tests run
-# in the project's environment (build-venv), into which `pip install .` installs the
-# package first.
+# AddressSanitizer and UndefinedBehaviorSanitizer, and the tests of threads, streams,
+# executors and graph sessions (labels core, runtime, aclnn, ge) under ThreadSanitizer.
+# The Python tests run in the project's environment (build-venv), into which
+# `pip install .` installs the package first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh test
@@ -19,6 +19,6 @@ run_suite build-test "" -DCMAKE_BUILD_TYPE=Release
 run_suite build-asan "" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROPEKIT_SANITIZE=ON
 # ThreadSanitizer cannot follow threads started in a forked child unless told to.
 TSAN_OPTIONS="die_after_fork=0 halt_on_error=1" \
-  run_suite build-tsan "core|runtime|aclnn" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  run_suite build-tsan "core|runtime|aclnn|ge" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DROPEKIT_SANITIZE_THREAD=ON -DROPEKIT_BUILD_EXAMPLES=OFF -DROPEKIT_BUILD_TOOLS=OFF
 echo "ropekit: all tests passed (release, ASan/UBSan and TSan builds)"

@@ -78,14 +78,16 @@ static void test_every_task_runs_once(void **state) {
     assert_int_equal(ropekit_set_num_threads(0), ROPEKIT_OK);
 }
 
-/* On a machine with two or more CPUs, a 2-thread call with slow tasks gets a helper. */
+/* On a machine with two or more CPUs, a 2-thread call with slow tasks gets a helper
+ * (within 100 tries: on a loaded machine the helper may wake on the caller's CPU, where it
+ * yields rather than joining). */
 static void test_helpers_join(void **state) {
     (void)state;
     if (online_cpus() < 2)
         skip();
     assert_int_equal(ropekit_set_num_threads(2), ROPEKIT_OK);
     bool overlapped = false;
-    for (int attempt = 0; attempt < 20 && !overlapped; attempt++) {
+    for (int attempt = 0; attempt < 100 && !overlapped; attempt++) {
         reset();
         rk_parallel_for(16, 2, overlap_task, NULL);
         overlapped = atomic_load(&most_running) == 2;

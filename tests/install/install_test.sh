@@ -8,12 +8,15 @@
 #    and run them.
 # 3. Build the same clients through find_package(ropekit) (cmake_consumer/), shared and
 #    static, and run them.
+# With the graph API installed (RK_GE=ON), the same for client/ge_client.cpp with
+# `pkg-config ropekit-ge` and ropekit::ge / ropekit::ge_static.
 # Every check runs even after an earlier one failed; the exit status is 1 if any failed,
 # 77 (CTest "skipped") if a required tool is missing.
 #
 # Inputs (environment): RK_BUILD_DIR, RK_CONFIG, RK_SOURCE_DIR (this folder), RK_CMAKE,
 # RK_GENERATOR, RK_MAKE_PROGRAM, RK_CC, RK_CXX, RK_PKG_CONFIG, RK_INCLUDEDIR, RK_LIBDIR,
-# RK_VERSION, RK_EXTRA_FLAGS (compile and link flags for every client, e.g. sanitizers).
+# RK_VERSION, RK_EXTRA_FLAGS (compile and link flags for every client, e.g. sanitizers),
+# RK_GE (ON when libropekit_ge is built).
 set -u
 
 for tool in RK_CXX RK_PKG_CONFIG; do
@@ -49,19 +52,23 @@ run_client() {
     fi
 }
 
-# Checks how a client binary links libropekit: "shared" from the prefix, or "static".
+# Checks how a client binary links libropekit (and, for a graph client "*_ge_*",
+# libropekit_ge): "shared" from the prefix, or "static".
 check_linkage() {
-    local name=$1 exe=$2 kind=$3
+    local name=$1 exe=$2 kind=$3 libs=libropekit
     command -v readelf >/dev/null || return 0
-    local needed
-    needed=$(readelf -d "$exe" | grep NEEDED | grep -c libropekit)
-    if [ "$kind" = shared ]; then
-        [ "$needed" -eq 1 ] || fail "$name does not depend on libropekit.so"
-        ldd "$exe" | grep libropekit | grep -qF "$lib/" ||
-            fail "$name does not load libropekit from $lib: $(ldd "$exe" | grep libropekit)"
-    else
-        [ "$needed" -eq 0 ] || fail "$name was meant to be static but needs libropekit.so"
-    fi
+    [[ $name == *_ge_* ]] && libs="libropekit libropekit_ge"
+    local so needed
+    for so in $libs; do
+        needed=$(readelf -d "$exe" | grep NEEDED | grep -c "\[$so\.so")
+        if [ "$kind" = shared ]; then
+            [ "$needed" -eq 1 ] || fail "$name does not depend on $so.so"
+            ldd "$exe" | grep "$so\.so" | grep -qF "$lib/" ||
+                fail "$name does not load $so from $lib: $(ldd "$exe" | grep "$so\.so")"
+        else
+            [ "$needed" -eq 0 ] || fail "$name was meant to be static but needs $so.so"
+        fi
+    done
 }
 
 echo "== install into $prefix"
@@ -88,6 +95,21 @@ done
 for file in libropekit.so libropekit.a pkgconfig/ropekit.pc cmake/ropekit/ropekitConfig.cmake; do
     [ -e "$lib/$file" ] || fail "missing $RK_LIBDIR/$file"
 done
+ge=${RK_GE:-OFF}
+if [ "$ge" = ON ]; then
+    for header in ge/ge_api.h ge/ge_api_types.h ge/ge_error_codes.h ge/ge_ir_build.h \
+        graph/graph.h graph/tensor.h graph/types.h graph/operator.h graph/operator_reg.h \
+        graph/ge_error_codes.h op_proto/ops_proto_legacy.h op_proto/ops_proto_posembedding.h \
+        op_proto/inplace_partial_rotary_mul_proto.h op_proto/inplace_partial_rotary_mul_grad_proto.h \
+        op_proto/rope_with_sin_cos_cache_proto.h; do
+        [ -f "$inc/$header" ] || fail "missing $RK_INCLUDEDIR/$header"
+    done
+    for file in libropekit_ge.so libropekit_ge.a pkgconfig/ropekit-ge.pc; do
+        [ -e "$lib/$file" ] || fail "missing $RK_LIBDIR/$file"
+    done
+else
+    [ ! -e "$inc/graph" ] || fail "graph headers installed without libropekit_ge"
+fi
 
 echo "== pkg-config"
 export PKG_CONFIG_PATH=$lib/pkgconfig
@@ -109,6 +131,14 @@ libdir=$(pc --variable=libdir)
 # pkg-config --static adds the private dependencies; -l:libropekit.a picks the archive
 # even though the shared library sits in the same folder.
 static_libs=("${static_libs[@]/#-lropekit/-l:libropekit.a}")
+if [ "$ge" = ON ]; then
+    pcge() { "$RK_PKG_CONFIG" ${define_prefix[@]+"${define_prefix[@]}"} "$@" ropekit-ge; }
+    read -r -a ge_cflags <<<"$(pcge --cflags)" || fail "pkg-config cannot read ropekit-ge.pc"
+    read -r -a ge_libs <<<"$(pcge --libs)"
+    read -r -a ge_static_libs <<<"$(pcge --static --libs)"
+    ge_static_libs=("${ge_static_libs[@]/#-lropekit_ge/-l:libropekit_ge.a}")
+    ge_static_libs=("${ge_static_libs[@]/#-lropekit/-l:libropekit.a}")
+fi
 
 c_flags=(-std=c11 -Wall -Wextra -Wpedantic -Werror)
 cxx_flags=(-std=c++11 -Wall -Wextra -Wpedantic -Werror)
@@ -136,6 +166,17 @@ for kind in shared static; do
         "$src/cann_client.cpp" "${link[@]}" &&
         check_linkage pc_cxx_$kind "$work/pc_cxx_$kind" $kind &&
         run_client pc_cxx_$kind "$work/pc_cxx_$kind"
+    if [ "$ge" = ON ]; then
+        if [ $kind = shared ]; then
+            ge_link=("${ge_libs[@]}" "-Wl,-rpath,$libdir")
+        else
+            ge_link=("${ge_static_libs[@]}")
+        fi
+        build pc_ge_$kind "$RK_CXX" ge_client.cpp "${cxx_flags[@]}" "${extra[@]}" \
+            "${ge_cflags[@]}" "$src/ge_client.cpp" "${ge_link[@]}" &&
+            check_linkage pc_ge_$kind "$work/pc_ge_$kind" $kind &&
+            run_client pc_ge_$kind "$work/pc_ge_$kind"
+    fi
 done
 
 echo "== find_package(ropekit)"
@@ -154,7 +195,9 @@ if "$RK_CMAKE" -S "$RK_SOURCE_DIR/cmake_consumer" -B "$consumer" "${generator_ar
     found=$(grep '^ropekit_DIR:' "$consumer/CMakeCache.txt" | cut -d= -f2-)
     [ "$(realpath -m "$found")" = "$(realpath -m "$lib/cmake/ropekit")" ] ||
         fail "find_package(ropekit) used $found instead of the installed package"
-    for name in consumer_c_shared consumer_cxx_shared consumer_c_static consumer_cxx_static; do
+    names="consumer_c_shared consumer_cxx_shared consumer_c_static consumer_cxx_static"
+    [ "$ge" = ON ] && names="$names consumer_ge_shared consumer_ge_static"
+    for name in $names; do
         exe=$(find "$consumer" -type f -name "$name" -perm -u+x | head -n 1)
         kind=${name##*_}
         if [ -z "$exe" ]; then
