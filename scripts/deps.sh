@@ -4,9 +4,9 @@
 # packages of the tests (numpy, pytest, torch) live in the project's virtual
 # environment (scripts/python_env.sh), not in Debian's interpreter.
 set -euo pipefail
-pkgs=(cmake make gcc pkg-config)
+pkgs=(cmake make gcc g++ pkg-config)
 if [[ "${1:-}" == "test" ]]; then
-  pkgs+=(g++ libcmocka-dev python3)
+  pkgs+=(libcmocka-dev python3)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

@@ -174,18 +174,21 @@ class Builder {
         std::map<std::string, const ge::OperatorImpl *> names;
         for (const NodePtr &n : nodes_) {
             const ge::OperatorImpl &op = *n;
-            if (!op.build_errors.empty())
-                return Fail(ACL_ERROR_GE_PARAM_INVALID, where_ + ": " + op.build_errors[0]);
-            if (!names.insert(std::make_pair(op.name, &op)).second)
-                return NodeFail(ACL_ERROR_GE_PARAM_INVALID, op,
-                                "two different operators of the graph have this name");
-            std::string problem;
             bool source = op.type == kData || op.type == kConst;
             const OpKernel *kernel = FindKernel(op.type);
+            /* before the recorded build errors: SetInput on an unknown type records one */
             if (!source && !kernel)
                 return NodeFail(ACL_ERROR_GE_PARAM_INVALID, op,
                                 Format("unknown operator type \"%s\": ropekit runs Data, Const, %s",
                                        op.type.c_str(), KernelTypeNames().c_str()));
+            if (!op.build_errors.empty())
+                return Fail(ACL_ERROR_GE_PARAM_INVALID, where_ + ": " + op.build_errors[0]);
+            auto named = names.insert(std::make_pair(op.name, &op));
+            if (!named.second)
+                return NodeFail(ACL_ERROR_GE_PARAM_INVALID, op,
+                                named.first->second->Describe() +
+                                    ", another operator of the graph has this name");
+            std::string problem;
             if (!CheckNodeAttrs(op, &problem))
                 return Fail(ACL_ERROR_GE_PARAM_INVALID, where_ + ": " + problem);
             if (source) {
