@@ -3,6 +3,7 @@
  * variants inference engines use (linear, dynamic NTK, YaRN, Llama-3). Angles are
  * computed in double and each stored value is rounded once. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,14 +47,24 @@ static ropekit_status rk_check_scaling(const ropekit_rope_scaling *sc, int64_t r
         return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
                             "%s: rotary_dim = %lld: dynamic NTK needs rotary_dim > 2", api,
                             (long long)rotary_dim);
-    if (sc->type == ROPEKIT_SCALING_YARN && (!(sc->beta_fast > 0) || !(sc->beta_slow > 0)))
+    if (sc->type == ROPEKIT_SCALING_YARN && (!(sc->beta_fast > 0) || !(sc->beta_slow > 0) ||
+                                             !isfinite(sc->beta_fast) || !isfinite(sc->beta_slow)))
         return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
-                            "%s: YaRN beta_fast = %g, beta_slow = %g: must be > 0", api,
+                            "%s: YaRN beta_fast = %g, beta_slow = %g: must be finite and > 0", api,
                             sc->beta_fast, sc->beta_slow);
-    if (sc->type == ROPEKIT_SCALING_LLAMA3 &&
-        (!(sc->low_freq_factor > 0) || !(sc->high_freq_factor > 0)))
+    if (sc->type == ROPEKIT_SCALING_YARN && !isfinite(sc->extrapolation_factor))
         return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
-                            "%s: Llama-3 low/high_freq_factor = %g/%g: must be > 0", api,
+                            "%s: YaRN extrapolation_factor = %g: must be finite", api,
+                            sc->extrapolation_factor);
+    if (sc->type == ROPEKIT_SCALING_YARN && (!(sc->attn_factor > 0) || !isfinite(sc->attn_factor)))
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
+                            "%s: YaRN attn_factor = %g: must be finite and > 0", api,
+                            sc->attn_factor);
+    if (sc->type == ROPEKIT_SCALING_LLAMA3 &&
+        (!(sc->low_freq_factor > 0) || !(sc->high_freq_factor > 0) ||
+         !isfinite(sc->low_freq_factor) || !isfinite(sc->high_freq_factor)))
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
+                            "%s: Llama-3 low/high_freq_factor = %g/%g: must be finite and > 0", api,
                             sc->low_freq_factor, sc->high_freq_factor);
     return ROPEKIT_OK;
 }
@@ -113,6 +124,13 @@ static void rk_inv_freq(double *inv, int64_t dim, double base, int64_t max_posit
     }
 }
 
+/* Parameters that pass their own checks can still combine into frequencies, angles or
+ * magnitudes that are not finite (a tiny linear factor makes positions infinite; a huge
+ * attention factor overflows the dtype): refused before anything is written. rows = 0
+ * checks only the frequencies. */
+static ropekit_status rk_check_frequencies(const char *api, const double *inv, int64_t h,
+                                           int64_t rows, double last_position);
+
 ropekit_status ropekit_rope_inv_freq(double *inv_freq, int64_t rotary_dim, double base,
                                      int64_t max_positions, const ropekit_rope_scaling *scaling) {
     static const char api[] = "ropekit_rope_inv_freq";
@@ -126,8 +144,16 @@ ropekit_status ropekit_rope_inv_freq(double *inv_freq, int64_t rotary_dim, doubl
     ropekit_status st = rk_check_scaling(scaling, rotary_dim, api);
     if (st != ROPEKIT_OK)
         return st;
-    rk_inv_freq(inv_freq, rotary_dim, base, max_positions, scaling);
-    return ROPEKIT_OK;
+    const int64_t h = rotary_dim / 2;
+    double *inv = malloc((size_t)h * sizeof *inv); /* the caller's buffer holds h doubles */
+    if (!inv)
+        return rk_error_set(ROPEKIT_NO_MEMORY, "%s: out of memory", api);
+    rk_inv_freq(inv, rotary_dim, base, max_positions, scaling);
+    st = rk_check_frequencies(api, inv, h, 0, 1.0);
+    if (st == ROPEKIT_OK)
+        memcpy(inv_freq, inv, (size_t)h * sizeof *inv);
+    free(inv);
+    return st;
 }
 
 /* Scale of cos/sin values (YaRN's attention factor); 1 otherwise. */
@@ -145,6 +171,26 @@ static double rk_scaled_position(int64_t p, const ropekit_rope_scaling *sc) {
     return (double)p;
 }
 
+static ropekit_status rk_check_frequencies(const char *api, const double *inv, int64_t h,
+                                           int64_t rows, double last_position) {
+    double largest = 0;
+    for (int64_t f = 0; f < h; f++) {
+        if (!isfinite(inv[f]))
+            return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
+                                "%s: inverse frequency %lld = %g: the scaling parameters give no "
+                                "finite frequency",
+                                api, (long long)f, inv[f]);
+        if (fabs(inv[f]) > largest)
+            largest = fabs(inv[f]);
+    }
+    if (rows > 0 && !isfinite(last_position * largest))
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
+                            "%s: angle of position %lld = %g * %g: not finite (the scaling "
+                            "factor is too small)",
+                            api, (long long)(rows - 1), last_position, largest);
+    return ROPEKIT_OK;
+}
+
 static void rk_store_f64(void *base, int64_t index, double v, ropekit_dtype dtype) {
     if (dtype == ROPEKIT_F32) {
         float f = (float)v;
@@ -153,6 +199,17 @@ static void rk_store_f64(void *base, int64_t index, double v, ropekit_dtype dtyp
         uint16_t h = dtype == ROPEKIT_F16 ? rk_f64_to_f16(v) : rk_f64_to_bf16(v);
         memcpy((char *)base + index * 2, &h, 2);
     }
+}
+
+/* Whether v, stored in dtype, is finite. */
+static bool rk_stores_finite(double v, ropekit_dtype dtype) {
+    uint32_t bits = 0;
+    rk_store_f64(&bits, 0, v, dtype);
+    if (dtype == ROPEKIT_F32)
+        return isfinite(rk_f32_from_bits(bits));
+    uint16_t h; /* the 2 bytes stored at offset 0, on either byte order */
+    memcpy(&h, &bits, sizeof h);
+    return isfinite(dtype == ROPEKIT_F16 ? rk_f16_to_f32(h) : rk_bf16_to_f32(h));
 }
 
 static ropekit_status rk_check_table(const char *api, ropekit_dtype dtype, int64_t rows,
@@ -216,12 +273,24 @@ static ropekit_status rk_table_build(const char *api, const struct rk_table_layo
                             out->cache  ? "cache"
                             : !out->cos ? "cos"
                                         : "sin");
+    if (rows == 0)
+        return ROPEKIT_OK; /* nothing to write: no frequency table for an empty one */
     const int64_t h = len / 2;
     double *inv = malloc((size_t)h * sizeof *inv);
     if (!inv)
         return rk_error_set(ROPEKIT_NO_MEMORY, "%s: out of memory", api);
     rk_inv_freq(inv, len, base, rows, scaling);
     const double mag = rk_magnitude(scaling);
+    st = rk_check_frequencies(api, inv, h, rows, rk_scaled_position(rows - 1, scaling));
+    if (st == ROPEKIT_OK && !rk_stores_finite(mag, out->dtype))
+        st = rk_error_set(ROPEKIT_INVALID_ARGUMENT,
+                          "%s: cos/sin scaled by %g (YaRN mscale * attn_factor): larger than the "
+                          "largest %s",
+                          api, mag, ropekit_dtype_name(out->dtype));
+    if (st != ROPEKIT_OK) {
+        free(inv);
+        return st;
+    }
     for (int64_t p = 0; p < rows; p++) {
         double pos = rk_scaled_position(p, scaling);
         for (int64_t f = 0; f < h; f++) {

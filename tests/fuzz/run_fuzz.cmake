@@ -1,0 +1,25 @@
+# Runs one fuzz target (see CMakeLists.txt). MODE=replay: every file of REGRESSIONS once.
+# MODE=fuzz: SECONDS of fuzzing from CORPUS and REGRESSIONS, new inputs into WORK.
+set(options -timeout=20 -rss_limit_mb=3072 -print_final_stats=1)
+if(MODE STREQUAL "replay")
+  file(GLOB inputs ${REGRESSIONS}/*)
+  if(NOT inputs)
+    message(STATUS "no regression inputs in ${REGRESSIONS}")
+    return()
+  endif()
+  execute_process(COMMAND ${TARGET} ${options} ${inputs} RESULT_VARIABLE rc)
+else()
+  file(MAKE_DIRECTORY ${WORK})
+  set(dirs ${WORK})
+  foreach(dir ${CORPUS} ${REGRESSIONS})
+    if(IS_DIRECTORY ${dir})
+      list(APPEND dirs ${dir})
+    endif()
+  endforeach()
+  execute_process(COMMAND ${TARGET} ${options} -max_total_time=${SECONDS}
+                          -artifact_prefix=${WORK}/ ${dirs}
+                  RESULT_VARIABLE rc)
+endif()
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "${TARGET} failed (${rc}): the input that failed is named above")
+endif()
