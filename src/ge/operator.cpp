@@ -687,8 +687,9 @@ const AttrData *Lookup(const std::shared_ptr<OperatorImpl> &impl, const char_t *
 }
 
 template <typename T> bool FitsInt(int64_t v) {
-    return v >= static_cast<int64_t>(std::numeric_limits<T>::min()) &&
-           static_cast<uint64_t>(v) <= static_cast<uint64_t>(std::numeric_limits<T>::max());
+    if (v < 0)
+        return v >= static_cast<int64_t>(std::numeric_limits<T>::min());
+    return static_cast<uint64_t>(v) <= static_cast<uint64_t>(std::numeric_limits<T>::max());
 }
 
 template <typename T> graphStatus ReadInt(const AttrData *a, T &out) {
