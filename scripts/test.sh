@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds ropekit and runs the whole test suite: a release build, a build with
 # AddressSanitizer and UndefinedBehaviorSanitizer, and the tests of threads, streams,
-# executors and graph sessions (labels core, runtime, aclnn, ge) under ThreadSanitizer.
+# executors and graph sessions (labels core, runtime, aclnn, ge) under ThreadSanitizer, and
+# the fuzz targets (tests/fuzz) for a bounded time each in a clang build.
 # The Python tests run in the project's environment (build-venv), into which
 # `pip install .` installs the package first.
 set -euo pipefail
@@ -21,4 +22,8 @@ run_suite build-asan "" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROPEKIT_SANITIZE=ON
 TSAN_OPTIONS="die_after_fork=0 halt_on_error=1" \
   run_suite build-tsan "core|runtime|aclnn|ge" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DROPEKIT_SANITIZE_THREAD=ON -DROPEKIT_BUILD_EXAMPLES=OFF -DROPEKIT_BUILD_TOOLS=OFF
-echo "ropekit: all tests passed (release, ASan/UBSan and TSan builds)"
+# The fuzz targets (label fuzz): a clang build with ASan+UBSan and libFuzzer, each target
+# replaying its regression inputs, then fuzzing for ROPEKIT_FUZZ_SECONDS from its corpus.
+CC=clang CXX=clang++ run_suite build-fuzz fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROPEKIT_FUZZ=ON \
+  -DROPEKIT_BUILD_TESTS=OFF -DROPEKIT_BUILD_EXAMPLES=OFF -DROPEKIT_BUILD_TOOLS=OFF
+echo "ropekit: all tests passed (release, ASan/UBSan, TSan and fuzz builds)"

@@ -1,6 +1,6 @@
 # Runs one fuzz target (see CMakeLists.txt). MODE=replay: every file of REGRESSIONS once.
 # MODE=fuzz: SECONDS of fuzzing from CORPUS and REGRESSIONS, new inputs into WORK.
-set(options -timeout=20 -rss_limit_mb=3072 -print_final_stats=1)
+set(options -timeout=20 -rss_limit_mb=3072 -malloc_limit_mb=1024 -print_final_stats=1)
 if(MODE STREQUAL "replay")
   file(GLOB inputs ${REGRESSIONS}/*)
   if(NOT inputs)
