@@ -8,6 +8,7 @@
 #define TK_COMMAND_LIST(X)                                                                         \
     X(demo, "run the official example configurations and check them against float64")              \
     X(verify, "randomized self-check of the native and aclnn faces against float64")               \
+    X(soak, "threads and streams issuing valid and invalid calls for a while, memory flat")        \
     X(bench, "time the workloads against a copy of the same bytes and the scalar path")            \
     X(explain, "show the plan (kernel set, threads, tasks) chosen for a problem")                  \
     X(run, "execute one problem N times and nothing else (for profilers)")                         \

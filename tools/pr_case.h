@@ -67,6 +67,11 @@ struct pr_aclnn {
 
 int pr_aclnn_bind(struct pr_aclnn *b, const struct pr_case *pc, const void *xbuf, char *err,
                   size_t len);
+/* GetWorkspaceSize and the launch on `stream`, without waiting. Returns 0 (the
+ * workspace, NULL when none, in *ws for the caller to free after the sync) or the first
+ * non-zero status; *stage tells which step gave it (1 phase 1, 2 the launch). */
+int pr_aclnn_launch(struct pr_aclnn *b, const struct pr_case *pc, aclrtStream stream, int *stage,
+                    void **ws, char *err, size_t len);
 /* GetWorkspaceSize, the launch on the session's stream, aclrtSynchronizeStream.
  * Returns 0, or the first non-zero aclnn/ACL status (its message in err). */
 int pr_aclnn_call(struct pr_aclnn *b, const struct pr_case *pc, const struct tk_acl *acl, char *err,

@@ -86,12 +86,14 @@ int pr_aclnn_bind(struct pr_aclnn *b, const struct pr_case *pc, const void *xbuf
     return 0;
 }
 
-int pr_aclnn_call(struct pr_aclnn *b, const struct pr_case *pc, const struct tk_acl *acl, char *err,
-                  size_t len) {
+int pr_aclnn_launch(struct pr_aclnn *b, const struct pr_case *pc, aclrtStream stream, int *stage,
+                    void **ws_out, char *err, size_t len) {
     uint64_t ws_size = 0;
     aclOpExecutor *exec = NULL;
     void *ws = NULL;
     const bool grad = pc->direction == ROPEKIT_BACKWARD;
+    *stage = 1;
+    *ws_out = NULL;
     aclnnStatus st =
         grad ? aclnnInplacePartialRotaryMulGradGetWorkspaceSize(
                    b->x.tensor, b->cos.tensor, b->sin.tensor, pc->mode, b->slice, &ws_size, &exec)
@@ -108,20 +110,32 @@ int pr_aclnn_call(struct pr_aclnn *b, const struct pr_case *pc, const struct tk_
         aclDestroyAclOpExecutor(exec);
         return ACL_ERROR_BAD_ALLOC;
     }
-    st = grad ? aclnnInplacePartialRotaryMulGrad(ws, ws_size, exec, acl->stream)
-              : aclnnInplacePartialRotaryMul(ws, ws_size, exec, acl->stream);
+    *stage = 2;
+    st = grad ? aclnnInplacePartialRotaryMulGrad(ws, ws_size, exec, stream)
+              : aclnnInplacePartialRotaryMul(ws, ws_size, exec, stream);
     if (st != ACLNN_SUCCESS) {
         tk_acl_error(err, len, pr_aclnn_name(pc), st);
-    } else {
-        aclError rc = aclrtSynchronizeStream(acl->stream);
-        if (rc != ACL_SUCCESS) {
-            tk_acl_error(err, len, "aclrtSynchronizeStream", rc);
-            st = rc;
-        }
+        if (ws)
+            aclrtFree(ws);
+        return st;
     }
+    *ws_out = ws;
+    return 0;
+}
+
+int pr_aclnn_call(struct pr_aclnn *b, const struct pr_case *pc, const struct tk_acl *acl, char *err,
+                  size_t len) {
+    int stage;
+    void *ws;
+    int st = pr_aclnn_launch(b, pc, acl->stream, &stage, &ws, err, len);
+    if (st != 0)
+        return stage == 1 ? st : -1;
+    aclError rc = aclrtSynchronizeStream(acl->stream);
+    if (rc != ACL_SUCCESS)
+        tk_acl_error(err, len, "aclrtSynchronizeStream", rc);
     if (ws)
         aclrtFree(ws);
-    return st == ACLNN_SUCCESS ? 0 : -1;
+    return rc == ACL_SUCCESS ? 0 : -1;
 }
 
 void pr_aclnn_unbind(struct pr_aclnn *b) {

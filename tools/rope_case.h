@@ -155,6 +155,11 @@ struct rc_acl_bound {
 /* Uploads img's buffers and creates the tensors. Returns 0, or -1 with a message. */
 int rc_acl_bind(struct rc_acl_bound *b, const struct rc_acl_call *call, const struct rope_case *rc,
                 const struct rc_image *img, char *err, size_t len);
+/* GetWorkspaceSize and the launch on `stream`, without waiting. Returns 0 (the workspace,
+ * NULL when none, in *ws for the caller to free after the sync) or the first non-zero
+ * status, *stage telling which step gave it (1 or 2). */
+int rc_acl_launch(struct rc_acl_bound *b, const struct rc_acl_call *call, aclrtStream stream,
+                  int *stage, void **ws, char *err, size_t len);
 /* GetWorkspaceSize, the launch and aclrtSynchronizeStream. Returns 0 or the first
  * non-zero status; *stage tells which step gave it (1, 2, or 3 for the sync). */
 int rc_acl_call_once(struct rc_acl_bound *b, const struct rc_acl_call *call,

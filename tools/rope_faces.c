@@ -306,13 +306,14 @@ int rc_acl_bind(struct rc_acl_bound *b, const struct rc_acl_call *call, const st
     return 0;
 }
 
-int rc_acl_call_once(struct rc_acl_bound *b, const struct rc_acl_call *call,
-                     const struct tk_acl *acl, int *stage, char *err, size_t len) {
+int rc_acl_launch(struct rc_acl_bound *b, const struct rc_acl_call *call, aclrtStream stream,
+                  int *stage, void **ws_out, char *err, size_t len) {
     uint64_t ws_size = 0;
     aclOpExecutor *exec = NULL;
     uint64_t *ws_arg = call->null_workspace_size ? NULL : &ws_size;
     aclOpExecutor **exec_arg = call->null_executor ? NULL : &exec;
     aclTensor *const *t = b->tensor;
+    *ws_out = NULL;
     aclnnStatus st =
         call->version == 2
             ? aclnnRopeWithSinCosCacheV2GetWorkspaceSize(
@@ -335,21 +336,31 @@ int rc_acl_call_once(struct rc_acl_bound *b, const struct rc_acl_call *call,
         return ACL_ERROR_BAD_ALLOC;
     }
     *stage = 2;
-    st = call->version == 2 ? aclnnRopeWithSinCosCacheV2(ws, ws_size, exec, acl->stream)
-                            : aclnnRopeWithSinCosCache(ws, ws_size, exec, acl->stream);
+    st = call->version == 2 ? aclnnRopeWithSinCosCacheV2(ws, ws_size, exec, stream)
+                            : aclnnRopeWithSinCosCache(ws, ws_size, exec, stream);
     if (st != ACLNN_SUCCESS) {
         tk_acl_error(err, len, rc_acl_name(call), st);
-    } else {
-        *stage = 3;
-        aclError ar = aclrtSynchronizeStream(acl->stream);
-        if (ar != ACL_SUCCESS) {
-            tk_acl_error(err, len, "aclrtSynchronizeStream", ar);
-            st = ar;
-        }
+        if (ws)
+            aclrtFree(ws);
+        return st;
     }
+    *ws_out = ws;
+    return 0;
+}
+
+int rc_acl_call_once(struct rc_acl_bound *b, const struct rc_acl_call *call,
+                     const struct tk_acl *acl, int *stage, char *err, size_t len) {
+    void *ws;
+    int st = rc_acl_launch(b, call, acl->stream, stage, &ws, err, len);
+    if (st != 0)
+        return st;
+    *stage = 3;
+    aclError ar = aclrtSynchronizeStream(acl->stream);
+    if (ar != ACL_SUCCESS)
+        tk_acl_error(err, len, "aclrtSynchronizeStream", ar);
     if (ws)
         aclrtFree(ws);
-    return st;
+    return ar;
 }
 
 int rc_acl_download(const struct rc_acl_bound *b, const struct rope_case *rc, struct rc_image *img,

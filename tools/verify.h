@@ -33,4 +33,16 @@ struct verify_result {
 TK_VERIFY_SUITES(TK_VERIFY_SUITE_DECLARE_)
 #undef TK_VERIFY_SUITE_DECLARE_
 
+/* The suites' random problems, for other commands (soak). */
+struct pr_case;
+struct rope_case;
+struct rc_acl_call;
+int verify_gen_partial_rotary(struct tk_rng *rng, struct pr_case *pc);
+/* `layout` receives a few words on the views ("fused in-place"). Some problems have
+ * overlapping outputs (rc_outputs_overlap), which the native face must reject. */
+int verify_gen_rope(struct tk_rng *rng, struct rope_case *rc, char *layout, size_t len);
+/* Alters one argument of an aclnn call in a way CANN's contract may reject; false when
+ * the alteration drawn does not apply to the problem. */
+bool verify_rope_perturb(struct rc_acl_call *call, const struct rope_case *rc, struct tk_rng *rng);
+
 #endif /* ROPEKIT_TOOLS_VERIFY_H_ */

@@ -317,3 +317,7 @@ void verify_case_partial_rotary(const struct verify_env *env, struct tk_rng *rng
     free(scratch);
     pr_case_free(&pc);
 }
+
+int verify_gen_partial_rotary(struct tk_rng *rng, struct pr_case *pc) {
+    return pr_gen_case(rng, pc);
+}

@@ -784,3 +784,12 @@ void verify_case_rope(const struct verify_env *env, struct tk_rng *rng, struct v
     }
     rope_case_free(&rc);
 }
+
+int verify_gen_rope(struct tk_rng *rng, struct rope_case *rc, char *layout, size_t len) {
+    struct rv_shape sh;
+    return rv_gen_case(rng, rc, &sh, layout, len);
+}
+
+bool verify_rope_perturb(struct rc_acl_call *call, const struct rope_case *rc, struct tk_rng *rng) {
+    return rv_perturb(call, rc, rng);
+}

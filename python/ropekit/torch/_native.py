@@ -41,7 +41,9 @@ def describe(t):
 
 def _raise(status, api):
     """Raises the library's failure as the exception class torch users expect."""
-    message = f"{api}: {_np_native.last_error()}"
+    detail = _np_native.last_error()
+    # the library's message usually names the function already
+    message = detail if detail.startswith(f"{api}:") else f"{api}: {detail}"
     cls = _ERRORS.get(int(status), RuntimeError)
     err = cls(message)
     raise err from RopekitError(status, message, api)
