@@ -4,6 +4,7 @@
 #include <map>
 #include <mutex>
 
+#include "buffer_pool.h"
 #include "graph_program.h"
 #include "graph_run.h"
 #include "messages.h"
@@ -148,7 +149,9 @@ Status GEFinalize() {
             g.initialized = false;
             ended.swap(g.sessions);
         }
-        return GRAPH_SUCCESS; /* `ended` goes away outside the lock; running graphs finish */
+        ended.clear(); /* outside the lock; graphs still running finish */
+        ropekit_ge::ReleaseIdleBuffers();
+        return GRAPH_SUCCESS;
     } catch (...) {
         return FailFromException("GEFinalize");
     }

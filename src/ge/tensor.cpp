@@ -7,20 +7,6 @@
 
 namespace ropekit_ge {
 
-std::shared_ptr<uint8_t> AllocateBuffer(size_t bytes) {
-    const size_t align = 64;
-    size_t rounded = bytes < align ? align : bytes;
-    if (rounded % align != 0) {
-        if (rounded > SIZE_MAX - align)
-            return nullptr;
-        rounded += align - rounded % align;
-    }
-    void *p = nullptr;
-    if (posix_memalign(&p, align, rounded) != 0)
-        return nullptr;
-    return std::shared_ptr<uint8_t>(static_cast<uint8_t *>(p), [](uint8_t *q) { std::free(q); });
-}
-
 int64_t ElementCount(const ge::Shape &shape) {
     int64_t n = 1;
     for (int64_t d : shape.GetDims()) {

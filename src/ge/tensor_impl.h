@@ -7,13 +7,10 @@
 #include <cstdint>
 #include <memory>
 
+#include "buffer_pool.h"
 #include "graph/tensor.h"
 
 namespace ropekit_ge {
-
-/* A 64-byte aligned host buffer of `bytes` (at least one cache line, so that an empty
- * tensor still has an address); NULL when out of memory. */
-std::shared_ptr<uint8_t> AllocateBuffer(size_t bytes);
 
 /* Elements of a shape (1 for a scalar, 0 for an empty tensor); -1 when a dimension is
  * negative (unknown) or the product overflows int64. */

@@ -388,6 +388,38 @@ void repeated_runs_new_shapes_and_graphs(void **) {
     assert_int_equal(ge::GEInitialize(options), 0);
 }
 
+/* Large outputs (pooled buffers, reused once released): a loop that drops each run's
+ * outputs gets right results every time, and outputs it keeps are never reused. */
+void large_outputs_reused_across_runs(void **) {
+    ge::Graph graph("large");
+    ge::op::Data dx = MakeData("x", 0), dc = MakeData("cos", 1), ds = MakeData("sin", 2);
+    ge::op::InplacePartialRotaryMul op("rotate");
+    op.set_input_x(dx).set_input_cos(dc).set_input_sin(ds).set_attr_rotary_mode(1);
+    op.set_attr_partial_slice({8, 40});
+    graph.SetInputs({dx, dc, ds}).SetOutputs({op});
+    ge::Session session(kNoOptions);
+    assert_int_equal(session.AddGraph(0, graph), 0);
+    const std::vector<int64_t> xs = {2, 512, 4, 64}, cs = {2, 512, 1, 32}; /* x: 1 MiB */
+    std::vector<ge::Tensor> outputs, kept;
+    std::vector<std::vector<uint8_t>> kept_bytes;
+    for (int round = 0; round < 6; ++round) {
+        ge::Tensor x = FloatTensor(xs, ge::DT_FLOAT, gt::Pattern(2 * 512 * 4 * 64, 10 + round));
+        ge::Tensor cos = FloatTensor(cs, ge::DT_FLOAT, gt::Pattern(2 * 512 * 32, 20 + round));
+        ge::Tensor sin = FloatTensor(cs, ge::DT_FLOAT, gt::Pattern(2 * 512 * 32, 30 + round));
+        assert_int_equal(session.RunGraph(0, {x, cos, sin}, outputs), 0);
+        std::vector<uint8_t> want = NativePartialRotary(x, cos, sin, 1, 8, 40, ROPEKIT_FORWARD);
+        assert_int_equal(outputs[0].GetSize(), want.size());
+        assert_memory_equal(want.data(), outputs[0].GetData(), want.size());
+        if (round % 2 == 0) {
+            kept.push_back(outputs[0]);
+            kept_bytes.push_back(want);
+        }
+    }
+    outputs.clear();
+    for (size_t i = 0; i < kept.size(); ++i)
+        assert_memory_equal(kept_bytes[i].data(), kept[i].GetData(), kept_bytes[i].size());
+}
+
 /* Two sessions hold graphs under the same id independently. */
 void two_sessions_same_id(void **) {
     ge::Graph g1("one"), g2("two");
@@ -433,6 +465,7 @@ int main(void) {
         cmocka_unit_test(fan_out_and_data_output),
         cmocka_unit_test(const_cos_sin),
         cmocka_unit_test(repeated_runs_new_shapes_and_graphs),
+        cmocka_unit_test(large_outputs_reused_across_runs),
         cmocka_unit_test(two_sessions_same_id),
     };
     return cmocka_run_group_tests(tests, Setup, Teardown);
