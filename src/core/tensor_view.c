@@ -103,16 +103,19 @@ ropekit_status rk_tensor_check_layout(const ropekit_tensor *t, const char *api, 
                             name, (int)t->ndim, ROPEKIT_MAX_DIMS);
     int64_t numel = 1;
     int64_t lo = 0, hi = 0;
+    bool empty = false;
     for (int32_t i = 0; i < t->ndim; i++) {
         if (t->shape[i] < 0)
             return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: %s shape[%d] = %lld: must be >= 0",
                                 api, name, (int)i, (long long)t->shape[i]);
+        empty = empty || t->shape[i] == 0;
+    }
+    if (empty) /* no element, whatever the other dims: [2^62, 2^62, 0] is a valid view */
+        return ROPEKIT_OK;
+    for (int32_t i = 0; i < t->ndim; i++)
         if (!rk_mul_i64(numel, t->shape[i], &numel))
             return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: %s element count overflows int64",
                                 api, name);
-    }
-    if (numel == 0)
-        return ROPEKIT_OK;
     int64_t item = (int64_t)ropekit_dtype_size(t->dtype);
     if (item == 0)
         item = 1;
@@ -125,13 +128,16 @@ ropekit_status rk_tensor_check_layout(const ropekit_tensor *t, const char *api, 
                                 "%s: %s byte span overflows int64 (stride[%d] = %lld)", api, name,
                                 (int)i, (long long)t->strides[i]);
     }
-    if (!rk_add_i64(hi, item, &hi))
+    if (!rk_add_i64(hi, item, &hi) || hi > INT64_MAX + lo) /* hi - lo must fit as well */
         return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: %s byte span overflows int64", api,
                             name);
     return ROPEKIT_OK;
 }
 
 int64_t rk_tensor_numel(const ropekit_tensor *t) {
+    for (int32_t i = 0; i < t->ndim; i++)
+        if (t->shape[i] == 0)
+            return 0; /* before the product, which may overflow for an empty view */
     int64_t n = 1;
     for (int32_t i = 0; i < t->ndim; i++)
         n *= t->shape[i];

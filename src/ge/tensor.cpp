@@ -8,9 +8,18 @@
 namespace ropekit_ge {
 
 int64_t ElementCount(const ge::Shape &shape) {
+    const std::vector<int64_t> dims = shape.GetDims();
+    bool empty = false;
+    for (int64_t d : dims) {
+        if (d < 0)
+            return -1;
+        empty = empty || d == 0;
+    }
+    if (empty) /* before the product, which may overflow: [2^62, 4, 0] holds nothing */
+        return 0;
     int64_t n = 1;
-    for (int64_t d : shape.GetDims()) {
-        if (d < 0 || (d > 0 && n > INT64_MAX / d))
+    for (int64_t d : dims) {
+        if (n > INT64_MAX / d)
             return -1;
         n *= d;
     }

@@ -53,8 +53,10 @@ static void rk_pr_collapse(struct rk_pr_plan *pl, const ropekit_tensor *x, const
         int64_t xst = x->strides[k] * xs;
         int64_t cst = has_c ? c->strides[kc] * cs : 0;
         int64_t sst = has_c ? s->strides[kc] * cs : 0;
-        if (n > 0 && pl->x_step[n - 1] == xst * ext && pl->c_step[n - 1] == cst * ext &&
-            pl->s_step[n - 1] == sst * ext) {
+        int64_t xrun, crun, srun; /* a product that overflows cannot equal a valid step */
+        if (n > 0 && rk_mul_i64(xst, ext, &xrun) && rk_mul_i64(cst, ext, &crun) &&
+            rk_mul_i64(sst, ext, &srun) && pl->x_step[n - 1] == xrun && pl->c_step[n - 1] == crun &&
+            pl->s_step[n - 1] == srun) {
             pl->extent[n - 1] *= ext;
             pl->x_step[n - 1] = xst;
             pl->c_step[n - 1] = cst;
@@ -84,6 +86,7 @@ ropekit_status rk_pr_plan_make(const struct rk_pr_problem *p, const struct rk_pr
         return st;
     const ropekit_tensor *x = p->x, *c = p->cos, *s = p->sin;
     pl->mode = (int)p->mode;
+    pl->x_name = pol->x_name;
     pl->direction = p->direction;
     pl->x_dtype = x->dtype;
     pl->cs_dtype = c->dtype;
@@ -115,7 +118,10 @@ ropekit_status rk_pr_plan_make(const struct rk_pr_problem *p, const struct rk_pr
     pl->isa = k.set->isa;
     pl->kernel_name = k.set->name;
 
-    struct rk_split split = rk_split_work(pl->rows, pl->len * 2 * (xs + cs), RK_PR_MIN_TASK_BYTES);
+    int64_t row_bytes; /* only steers the split: saturate for rows beyond int64 */
+    if (!rk_mul_i64(pl->len, 2 * (xs + cs), &row_bytes))
+        row_bytes = INT64_MAX;
+    struct rk_split split = rk_split_work(pl->rows, row_bytes, RK_PR_MIN_TASK_BYTES);
     pl->tasks = split.tasks;
     pl->rows_per_task = split.items_per_task;
     pl->threads = split.threads;
@@ -197,7 +203,7 @@ ropekit_status rk_pr_check_data(const struct rk_pr_plan *pl, const char *api, co
     if (!x || !cos || !sin) {
         *rule = RK_PR_RULE_DATA_NULL;
         return rk_error_set(ROPEKIT_NULL_POINTER, "%s: %s data = NULL: required", api,
-                            !x     ? "x"
+                            !x     ? pl->x_name
                             : !cos ? "cos"
                                    : "sin");
     }
@@ -205,9 +211,9 @@ ropekit_status rk_pr_check_data(const struct rk_pr_plan *pl, const char *api, co
     if (on_cos || rk_spans_intersect(x, pl->x_span, sin, pl->s_span)) {
         *rule = RK_PR_RULE_OVERLAP;
         return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
-                            "%s: x memory overlaps %s: the rotated tensor must not share memory "
+                            "%s: %s memory overlaps %s: the rotated tensor must not share memory "
                             "with its coefficients",
-                            api, on_cos ? "cos" : "sin");
+                            api, pl->x_name, on_cos ? "cos" : "sin");
     }
     return ROPEKIT_OK;
 }

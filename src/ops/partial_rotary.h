@@ -86,6 +86,7 @@ struct rk_pr_plan {
     rk_rot_fn kernel;
     ropekit_isa isa;
     const char *kernel_name;                 /* the kernel set, e.g. "avx512+bf16" */
+    const char *x_name;                      /* the policy's name of x, for messages */
     int64_t x_span[2], c_span[2], s_span[2]; /* byte spans for alias checks */
     struct rk_shape x_shape, cs_shape;
 };

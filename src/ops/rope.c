@@ -40,9 +40,10 @@ struct rk_view_geom rk_view_geom_of(const ropekit_tensor *t) {
     for (int32_t i = k - 1; i >= 0; i--) { /* collapse the leading dims into one progression */
         if (t->shape[i] == 1)
             continue;
+        int64_t next; /* where a constant progression puts this dim's step */
         if (rows == 1)
             stride = t->strides[i];
-        else if (t->strides[i] != stride * rows)
+        else if (!rk_mul_i64(stride, rows, &next) || t->strides[i] != next)
             g.rows_dense = false;
         rows *= t->shape[i];
     }
@@ -85,6 +86,24 @@ bool rk_views_overlap(const struct rk_view_geom *a, const void *a_data,
     return k_lo <= k_hi;
 }
 
+/* a + b and a * b for sizes that only steer heuristics (task split, prefetch, streaming):
+ * INT64_MAX when two valid views together exceed int64. */
+static int64_t rk_sat_add(int64_t a, int64_t b) {
+    int64_t r;
+    return rk_add_i64(a, b, &r) ? r : INT64_MAX;
+}
+static int64_t rk_sat_mul(int64_t a, int64_t b) {
+    int64_t r;
+    return rk_mul_i64(a, b, &r) ? r : INT64_MAX;
+}
+
+/* Bytes between neighbours along dim i. A dim of one element, or any dim of an empty
+ * view, never moves the address and its stride is not checked (rk_tensor_check_layout),
+ * so its step is 0 rather than a product that may overflow. */
+static int64_t rk_step_bytes(const ropekit_tensor *t, int32_t i, int64_t item) {
+    return t->shape[i] > 1 && rk_tensor_numel(t) > 0 ? t->strides[i] * item : 0;
+}
+
 static void rk_rope_side_make(struct rk_rope_side *side, struct rk_view_geom *in_geom,
                               struct rk_view_geom *out_geom, const ropekit_tensor *in,
                               const ropekit_tensor *out, int64_t heads, int64_t hs) {
@@ -93,12 +112,15 @@ static void rk_rope_side_make(struct rk_rope_side *side, struct rk_view_geom *in
     const int64_t xs = (int64_t)ropekit_dtype_size(in->dtype);
     side->present = true;
     side->heads = heads;
-    side->in_tok = in->strides[0] * xs;
-    side->out_tok = out->strides[0] * xs;
-    side->in_col = in->strides[in->ndim - 1] * xs;
-    side->out_col = out->strides[out->ndim - 1] * xs;
-    side->in_head = in->ndim == 3 ? in->strides[1] * xs : hs * side->in_col;
-    side->out_head = out->ndim == 3 ? out->strides[1] * xs : hs * side->out_col;
+    side->in_tok = rk_step_bytes(in, 0, xs);
+    side->out_tok = rk_step_bytes(out, 0, xs);
+    side->in_col = rk_step_bytes(in, in->ndim - 1, xs);
+    side->out_col = rk_step_bytes(out, out->ndim - 1, xs);
+    /* [T, H*hs]: a second head lies hs columns on, within the checked span */
+    side->in_head = in->ndim == 3 ? rk_step_bytes(in, 1, xs) : heads > 1 ? hs * side->in_col : 0;
+    side->out_head = out->ndim == 3 ? rk_step_bytes(out, 1, xs)
+                     : heads > 1    ? hs * side->out_col
+                                    : 0;
     side->same_layout = in->ndim == out->ndim;
     for (int32_t i = 0; side->same_layout && i < in->ndim; i++)
         side->same_layout = in->strides[i] == out->strides[i] || in->shape[i] == 1;
@@ -136,20 +158,21 @@ ropekit_status rk_rope_plan_make(const struct rk_rope_problem *p, const struct r
                       p->query_out, chk.q_heads, p->head_size);
     rk_rope_side_make(&pl->k, &pl->geom[RK_ROPE_K_IN], &pl->geom[RK_ROPE_K_OUT], p->key_in,
                       p->key_out, chk.k_heads, p->head_size);
-    pl->pos_col = pos->strides[pos->ndim - 1] * 8;
-    pl->pos_row = pos->ndim == 2 ? pos->strides[0] * 8 : 0;
+    pl->pos_col = rk_step_bytes(pos, pos->ndim - 1, 8);
+    pl->pos_row = pos->ndim == 2 ? rk_step_bytes(pos, 0, 8) : 0;
     const int64_t cs = (int64_t)ropekit_dtype_size(cache->dtype);
-    pl->cache_row = cache->strides[0] * cs;
-    pl->cache_col = cache->strides[1] * cs;
+    pl->cache_row = rk_step_bytes(cache, 0, cs);
+    pl->cache_col = rk_step_bytes(cache, 1, cs);
     pl->geom[RK_ROPE_POS] = rk_view_geom_of(pos);
     pl->geom[RK_ROPE_CACHE] = rk_view_geom_of(cache);
 
     if (pl->noop)
         return ROPEKIT_OK;
     const int64_t xs = (int64_t)ropekit_dtype_size(x->dtype);
-    bool unit = (!pl->q.present || (pl->q.in_col == xs && pl->q.out_col == xs)) &&
-                (!pl->k.present || (pl->k.in_col == xs && pl->k.out_col == xs)) &&
-                (pl->mrope || pl->cache_col == cs);
+    bool unit =
+        (!pl->q.present || pl->q.heads == 0 || (pl->q.in_col == xs && pl->q.out_col == xs)) &&
+        (!pl->k.present || pl->k.heads == 0 || (pl->k.in_col == xs && pl->k.out_col == xs)) &&
+        (pl->mrope || pl->cache_col == cs);
     struct rk_rope_kernel k = rk_rope_kernel_pick(pl->style, x->dtype, cache->dtype, unit);
     if (!k.fn) {
         *rule = RK_ROPE_RULE_DTYPE;
@@ -158,16 +181,18 @@ ropekit_status rk_rope_plan_make(const struct rk_rope_problem *p, const struct r
     pl->kernel = k.fn;
     pl->isa = k.set->isa;
     pl->kernel_name = k.set->name;
-    int64_t per_token = (pl->q.heads + pl->k.heads) * pl->head_size * xs * 2 + pl->rot_dim * cs;
+    int64_t per_token = rk_sat_add(
+        rk_sat_mul(rk_sat_mul(rk_sat_add(pl->q.heads, pl->k.heads), pl->head_size), xs * 2),
+        pl->rot_dim * cs);
     struct rk_split split = rk_split_work(pl->tokens, per_token, RK_ROPE_MIN_TASK_BYTES);
     pl->tasks = split.tasks;
     pl->tokens_per_task = split.items_per_task;
     pl->threads = split.threads;
     const struct rk_view_geom *qg = &pl->geom[RK_ROPE_Q_IN], *kg = &pl->geom[RK_ROPE_K_IN];
-    const int64_t footprint = qg->span_hi - qg->span_lo + kg->span_hi - kg->span_lo;
+    const int64_t footprint = rk_sat_add(qg->span_hi - qg->span_lo, kg->span_hi - kg->span_lo);
     pl->prefetch = rk_prefetch_wanted(footprint);
     const struct rk_view_geom *qo = &pl->geom[RK_ROPE_Q_OUT], *ko = &pl->geom[RK_ROPE_K_OUT];
-    if (rk_stream_wanted(qo->span_hi - qo->span_lo + ko->span_hi - ko->span_lo)) {
+    if (rk_stream_wanted(rk_sat_add(qo->span_hi - qo->span_lo, ko->span_hi - ko->span_lo))) {
         const bool fits = pl->head_size * xs <= RK_ROPE_STREAM_SCRATCH;
         pl->q.stream = pl->q.present && pl->q.out_col == xs && fits;
         pl->k.stream = pl->k.present && pl->k.out_col == xs && fits;
@@ -338,11 +363,11 @@ static void rk_rope_task(void *ctx, int64_t task) {
         }
         if (run->stream_q)
             rk_rope_heads_streamed(pl, &pl->q, run->q_in, run->q_out, t, &args);
-        else if (pl->q.present)
+        else if (pl->q.present && pl->q.heads > 0) /* an empty side may have no data */
             rk_rope_heads(pl, &pl->q, run->q_in, run->q_out, t, &args);
         if (run->stream_k)
             rk_rope_heads_streamed(pl, &pl->k, run->k_in, run->k_out, t, &args);
-        else if (pl->k.present)
+        else if (pl->k.present && pl->k.heads > 0)
             rk_rope_heads(pl, &pl->k, run->k_in, run->k_out, t, &args);
     }
     if (run->stream_q || run->stream_k)

@@ -166,11 +166,10 @@ ropekit_status rk_rope_validate(const struct rk_rope_problem *p, const struct rk
     const bool mrope = nsec > 0 && sec[0] > 0;
     const int64_t rot_dim = cache->shape[1];
     if (mrope) {
-        if (2 * sum != rot_dim)
+        if (rot_dim % 2 != 0 || sum != rot_dim / 2) /* 2 * sum would overflow for a huge sum */
             RK_FAIL(RK_ROPE_RULE_SECTION_VALUES, RK_INVALID,
-                    "%s: mropeSection = %s: 2 * sum = %lld must equal rotaryDim %lld", api,
-                    rk_sections_str(sec, nsec, b1, sizeof b1), (long long)(2 * sum),
-                    (long long)rot_dim);
+                    "%s: mropeSection = %s: 2 * sum (sum = %lld) must equal rotaryDim %lld", api,
+                    rk_sections_str(sec, nsec, b1, sizeof b1), (long long)sum, (long long)rot_dim);
         if (pol->aclnn && !rk_whitelisted(sec, nsec))
             RK_FAIL(RK_ROPE_RULE_SECTION_VALUES, RK_INVALID,
                     "%s: mropeSection = %s: CANN supports [16,24,24], [8,12,12], [24,20,20], "

@@ -90,6 +90,15 @@ aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDat
         ropekit_tensor_make(NULL, (ropekit_dtype)dataType, (int32_t)viewDimsNum, viewDims, stride);
     if (rk_tensor_check_layout(&view, RK_CT, "view") != ROPEKIT_OK)
         return NULL;
+    /* Operators address data + offset * item size + span: all of it must fit in int64. */
+    int64_t end = 0;
+    if (!rk_mul_i64(offset, (int64_t)rk_acl_dtype_size(dataType), &end) ||
+        !rk_add_i64(end, rk_tensor_span(&view).hi, &end)) {
+        rk_error_set(ROPEKIT_INVALID_ARGUMENT,
+                     RK_CT ": offset = %lld: the view's byte extent overflows int64",
+                     (long long)offset);
+        return NULL;
+    }
     /* The view must stay inside the storage when a storage shape is given. */
     if (storageDimsNum > 0 && rk_tensor_numel(&view) > 0) {
         int64_t storage = 1;
@@ -104,10 +113,11 @@ aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDat
         int64_t lo = offset, hi = offset;
         for (uint64_t i = 0; i < viewDimsNum; i++) {
             int64_t reach = (view.shape[i] - 1) * view.strides[i];
-            if (reach < 0)
-                lo += reach;
-            else
-                hi += reach;
+            /* past int64 is past any storage: saturate, so that the check below refuses it */
+            if (reach < 0 && !rk_add_i64(lo, reach, &lo))
+                lo = INT64_MIN;
+            else if (reach >= 0 && !rk_add_i64(hi, reach, &hi))
+                hi = INT64_MAX;
         }
         if (lo < 0 || hi >= storage) {
             rk_error_set(ROPEKIT_INVALID_ARGUMENT,

@@ -98,6 +98,9 @@ static void rk_stream_wait(struct rk_stream *s) {
 }
 
 static void rk_stream_free(struct rk_stream *s) {
+    /* Wait for queued work and for a caller still running work inline (another thread's
+     * launch in progress), which touches the stream when it ends. */
+    rk_stream_wait(s);
     pthread_mutex_lock(&s->lock);
     s->stop = true;
     pthread_cond_signal(&s->wake);
@@ -180,8 +183,8 @@ aclError rk_stream_enqueue(struct rk_stream *s, rk_task_run_fn run, rk_task_rele
 }
 
 aclError rk_stream_submit(aclrtStream stream, rk_task_run_fn run, rk_task_release_fn release,
-                          void *arg) {
-    struct rk_stream *s = rk_stream_resolve(stream, "stream submit");
+                          void *arg, const char *api) {
+    struct rk_stream *s = rk_stream_resolve(stream, api);
     if (!s) {
         if (release)
             release(arg);
@@ -230,6 +233,8 @@ aclError aclrtDestroyStream(aclrtStream stream) {
 }
 
 aclError aclrtSynchronizeStream(aclrtStream stream) {
+    if (!rk_acl_require_init("aclrtSynchronizeStream"))
+        return ACL_ERROR_UNINITIALIZE;
     struct rk_stream *s = rk_stream_resolve(stream, "aclrtSynchronizeStream");
     if (!s)
         return ACL_ERROR_INVALID_PARAM;
@@ -277,11 +282,14 @@ struct rk_copy_task {
 static void rk_copy_run(void *arg, struct rk_task_result *result) {
     struct rk_copy_task *c = arg;
     (void)result;
-    memmove(c->dst, c->src, c->count);
+    if (c->count > 0) /* NULL pointers are allowed with a count of 0 */
+        memmove(c->dst, c->src, c->count);
 }
 
 aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
                           aclrtMemcpyKind kind, aclrtStream stream) {
+    if (!rk_acl_require_init("aclrtMemcpyAsync"))
+        return ACL_ERROR_UNINITIALIZE;
     aclError e = rk_memcpy_check(dst, destMax, src, count, kind, "aclrtMemcpyAsync");
     if (e != ACL_SUCCESS)
         return e;
@@ -293,5 +301,5 @@ aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t cou
     c->dst = dst;
     c->src = src;
     c->count = count;
-    return rk_stream_submit(stream, rk_copy_run, free, c);
+    return rk_stream_submit(stream, rk_copy_run, free, c, "aclrtMemcpyAsync");
 }

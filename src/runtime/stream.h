@@ -41,9 +41,9 @@ aclError rk_stream_enqueue(struct rk_stream *s, rk_task_run_fn run, rk_task_rele
                            void *arg);
 
 /* Runs run(arg) at once when the stream is idle, else queues it; release as above.
- * ACL_ERROR_INVALID_PARAM for an unknown stream. */
+ * ACL_ERROR_INVALID_PARAM for an unknown stream (the message names `api`). */
 aclError rk_stream_submit(aclrtStream stream, rk_task_run_fn run, rk_task_release_fn release,
-                          void *arg);
+                          void *arg, const char *api);
 
 /* Waits for every live stream to drain (used by aclFinalize / aclrtResetDevice). */
 void rk_stream_drain_all(void);
