@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "runtime/acl_objects.h"
+#include "runtime/acl_state.h"
 #include "runtime/registry.h"
 #include "runtime/stream.h"
 
@@ -129,8 +130,6 @@ aclnnStatus rk_executor_launch(void *workspace, uint64_t workspaceSize, aclOpExe
                                aclrtStream stream, const struct rk_exec_ops *ops) {
     uint64_t tag = 0;
     const char *api = ops->name;
-    (void)workspace; /* ropekit reports a workspace of 0 bytes for every operator */
-    (void)workspaceSize;
     if (!executor) {
         rk_error_set(ROPEKIT_NULL_POINTER, "%s: executor = NULL", api);
         return ACLNN_ERR_PARAM_NULLPTR;
@@ -150,7 +149,17 @@ aclnnStatus rk_executor_launch(void *workspace, uint64_t workspaceSize, aclOpExe
     }
     aclnnStatus code = ACLNN_SUCCESS;
     int rule = 0;
-    if (!executor->checked) {
+    /* The workspace is never touched (phase 1 reports 0 bytes), so only a contradictory
+     * pair is refused; any size and alignment of a real buffer is accepted. */
+    if (!workspace && workspaceSize > 0) {
+        rk_error_set(ROPEKIT_NULL_POINTER,
+                     "%s: workspace = NULL: must be a buffer when workspaceSize = %llu", api,
+                     (unsigned long long)workspaceSize);
+        code = ACLNN_ERR_PARAM_NULLPTR;
+    } else if (!rk_acl_require_init(api)) {
+        code = ACLNN_ERR_RUNTIME_ERROR;
+    }
+    if (code == ACLNN_SUCCESS && !executor->checked) {
         if (ops->check(executor, api, &rule) != ROPEKIT_OK)
             code = ops->code_of(rule);
         else if (executor->repeatable)

@@ -49,8 +49,9 @@ aclOpExecutor *rk_executor_new(const struct rk_exec_ops *ops);
 void rk_executor_bind(aclOpExecutor *e, int slot, const aclTensor *tensor);
 
 /* Phase 2 for every operator: executor NULL -> 161001; unknown, consumed or of another
- * operator -> 161002; otherwise checks rebound data and runs or queues the work. A
- * non-repeatable executor is consumed, also on failure. */
+ * operator -> 161002; workspace NULL with a non-zero size -> 161001; before aclInit or
+ * after aclFinalize -> 361001; otherwise checks rebound data and runs or queues the
+ * work. A non-repeatable executor is consumed, also on failure. */
 aclnnStatus rk_executor_launch(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                                aclrtStream stream, const struct rk_exec_ops *ops);
 

@@ -13,6 +13,10 @@
 
 enum rk_mem_kind { RK_MEM_DEVICE = 1, RK_MEM_HOST = 2 };
 
+/* A registry tag: the kind in the low two bits, the requested size above them. */
+#define RK_MEM_KIND(tag) ((enum rk_mem_kind)((tag)&3u))
+#define RK_MEM_SIZE(tag) ((size_t)((tag) >> 2))
+
 static struct rk_registry rk_allocations = RK_REGISTRY_INIT;
 
 static aclError rk_alloc(void **ptr, size_t size, enum rk_mem_kind kind, const char *api) {
@@ -30,7 +34,7 @@ static aclError rk_alloc(void **ptr, size_t size, enum rk_mem_kind kind, const c
         rk_error_set(ROPEKIT_NO_MEMORY, "%s: size = %zu: out of memory", api, size);
         return ACL_ERROR_BAD_ALLOC;
     }
-    if (!rk_registry_add(&rk_allocations, p, kind)) {
+    if (!rk_registry_add(&rk_allocations, p, (uint64_t)size << 2 | kind)) {
         free(p);
         rk_error_set(ROPEKIT_NO_MEMORY, "%s: size = %zu: out of memory", api, size);
         return ACL_ERROR_BAD_ALLOC;
@@ -51,10 +55,11 @@ static aclError rk_release(void *ptr, enum rk_mem_kind kind, const char *api) {
                      kind == RK_MEM_DEVICE ? "aclrtMalloc" : "aclrtMallocHost");
         return ACL_ERROR_INVALID_PARAM;
     }
-    if (tag != kind) {
+    if (RK_MEM_KIND(tag) != kind) {
         rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: pointer = %p: was allocated by %s", api, ptr,
-                     tag == RK_MEM_DEVICE ? "aclrtMalloc (free it with aclrtFree)"
-                                          : "aclrtMallocHost (free it with aclrtFreeHost)");
+                     RK_MEM_KIND(tag) == RK_MEM_DEVICE
+                         ? "aclrtMalloc (free it with aclrtFree)"
+                         : "aclrtMallocHost (free it with aclrtFreeHost)");
         return ACL_ERROR_INVALID_PARAM;
     }
     rk_registry_take(&rk_allocations, ptr, NULL);
@@ -87,6 +92,18 @@ aclError aclrtFreeHost(void *hostPtr) {
     return rk_release(hostPtr, RK_MEM_HOST, "aclrtFreeHost");
 }
 
+/* When p is the start of an allocation, count must fit in it (pointers into an
+ * allocation are not tracked). */
+static aclError rk_check_extent(const void *p, size_t count, const char *name, const char *api) {
+    uint64_t tag = 0;
+    if (count == 0 || !rk_registry_find(&rk_allocations, p, &tag) || count <= RK_MEM_SIZE(tag))
+        return ACL_SUCCESS;
+    rk_error_set(ROPEKIT_INVALID_ARGUMENT,
+                 "%s: count = %zu: exceeds the %zu bytes allocated at %s = %p", api, count,
+                 RK_MEM_SIZE(tag), name, p);
+    return ACL_ERROR_INVALID_PARAM;
+}
+
 aclError rk_memcpy_check(void *dst, size_t destMax, const void *src, size_t count,
                          aclrtMemcpyKind kind, const char *api) {
     if ((unsigned)kind > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE) {
@@ -104,11 +121,14 @@ aclError rk_memcpy_check(void *dst, size_t destMax, const void *src, size_t coun
                      !dst ? "dst" : "src", count);
         return ACL_ERROR_INVALID_PARAM;
     }
-    return ACL_SUCCESS;
+    aclError e = rk_check_extent(dst, count, "dst", api);
+    return e != ACL_SUCCESS ? e : rk_check_extent(src, count, "src", api);
 }
 
 aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
                      aclrtMemcpyKind kind) {
+    if (!rk_acl_require_init("aclrtMemcpy"))
+        return ACL_ERROR_UNINITIALIZE;
     aclError e = rk_memcpy_check(dst, destMax, src, count, kind, "aclrtMemcpy");
     if (e == ACL_SUCCESS && count > 0)
         memmove(dst, src, count);
@@ -116,6 +136,8 @@ aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count,
 }
 
 aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count) {
+    if (!rk_acl_require_init("aclrtMemset"))
+        return ACL_ERROR_UNINITIALIZE;
     if (count > maxCount) {
         rk_error_set(ROPEKIT_INVALID_ARGUMENT, "aclrtMemset: count = %zu: exceeds maxCount = %zu",
                      count, maxCount);
@@ -125,7 +147,8 @@ aclError aclrtMemset(void *devPtr, size_t maxCount, int32_t value, size_t count)
         rk_error_set(ROPEKIT_NULL_POINTER, "aclrtMemset: devPtr = NULL with count = %zu", count);
         return ACL_ERROR_INVALID_PARAM;
     }
-    if (count > 0)
+    aclError e = rk_check_extent(devPtr, count, "devPtr", "aclrtMemset");
+    if (e == ACL_SUCCESS && count > 0)
         memset(devPtr, (unsigned char)value, count);
-    return ACL_SUCCESS;
+    return e;
 }
