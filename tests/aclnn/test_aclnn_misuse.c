@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "acl/acl.h"
+#include "common/acl_fixture.h"
 #include "aclnnop/aclnn_inplace_partial_rotary_mul.h"
 #include "aclnnop/aclnn_inplace_partial_rotary_mul_grad.h"
 #include "aclnnop/aclnn_rope_with_sin_cos_cache.h"
@@ -134,18 +135,6 @@ static void test_phase2_before_init(void **state) {
 }
 
 /* ---- after aclInit ---- */
-
-static int init_group(void **state) {
-    (void)state;
-    return aclInit(NULL) == ACL_SUCCESS && aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
-}
-
-static int finalize_group(void **state) {
-    (void)state;
-    int bad = aclrtResetDevice(0) != ACL_SUCCESS;
-    bad |= aclFinalize() != ACL_SUCCESS;
-    return bad ? -1 : 0;
-}
 
 /* Element counts or byte sizes beyond int64, and offsets that push the view's bytes
  * beyond int64, are refused by aclCreateTensor (so no phase 1 ever sees them). */
@@ -330,6 +319,7 @@ int main(void) {
         cmocka_unit_test(test_phase2_after_finalize),
     };
     int failed = cmocka_run_group_tests_name("before aclInit", uninitialised, NULL, NULL);
-    failed += cmocka_run_group_tests_name("after aclInit", initialised, init_group, finalize_group);
+    failed += cmocka_run_group_tests_name("after aclInit", initialised, fx_acl_init_group,
+                                          fx_acl_finalize_group);
     return failed;
 }

@@ -16,6 +16,20 @@
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
 
+/* ---- cmocka group fixtures: aclInit + device 0, and their undoing ---- */
+
+static inline int fx_acl_init_group(void **state) {
+    (void)state;
+    return aclInit(NULL) == ACL_SUCCESS && aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
+}
+
+static inline int fx_acl_finalize_group(void **state) {
+    (void)state;
+    int bad = aclrtResetDevice(0) != ACL_SUCCESS;
+    bad |= aclFinalize() != ACL_SUCCESS;
+    return bad ? -1 : 0;
+}
+
 /* ---- scalar bit helpers ---- */
 
 static inline uint32_t fx_f32_bits(float f) {

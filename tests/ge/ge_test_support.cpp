@@ -85,6 +85,15 @@ ge::op::Data MakeData(const char *name, int64_t index) {
     return d;
 }
 
+int InitializeGe(void **) {
+    std::map<ge::AscendString, ge::AscendString> options = {{"ge.exec.deviceId", "0"}};
+    return ge::GEInitialize(options) == 0 ? 0 : -1;
+}
+
+int FinalizeGe(void **) {
+    return ge::GEFinalize() == 0 ? 0 : -1;
+}
+
 std::string TakeError() {
     return ge::GEGetErrorMsgV2().GetString();
 }

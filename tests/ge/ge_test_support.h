@@ -43,6 +43,10 @@ ge::op::Data MakeData(const char *name, int64_t index, const ge::TensorDesc &des
 /* A Data node with its index and no description. */
 ge::op::Data MakeData(const char *name, int64_t index);
 
+/* cmocka group fixtures: GEInitialize with device 0, and GEFinalize. */
+int InitializeGe(void **state);
+int FinalizeGe(void **state);
+
 /* GEGetErrorMsgV2() as a std::string (reads and clears it). */
 std::string TakeError();
 /* Fails the test (printing the message) unless `message` contains every fragment. */

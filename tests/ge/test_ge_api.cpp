@@ -661,15 +661,6 @@ void ir_version(void **) {
     (void)gt::TakeError();
 }
 
-int Setup(void **) {
-    std::map<ge::AscendString, ge::AscendString> options = {{"ge.exec.deviceId", "0"}};
-    return ge::GEInitialize(options) == 0 ? 0 : -1;
-}
-
-int Teardown(void **) {
-    return ge::GEFinalize() == 0 ? 0 : -1;
-}
-
 } // namespace
 
 int main(void) {
@@ -692,5 +683,5 @@ int main(void) {
         cmocka_unit_test(initialize_and_finalize),
         cmocka_unit_test(ir_version),
     };
-    return cmocka_run_group_tests(tests, Setup, Teardown);
+    return cmocka_run_group_tests(tests, gt::InitializeGe, gt::FinalizeGe);
 }

@@ -145,9 +145,6 @@ void remove_while_running(void **) {
     assert_int_equal(bad.load(), 0);
 }
 
-int Setup(void **) { return ge::GEInitialize(kNoOptions) == 0 ? 0 : -1; }
-int Teardown(void **) { return ge::GEFinalize() == 0 ? 0 : -1; }
-
 } // namespace
 
 int main(void) {
@@ -155,5 +152,5 @@ int main(void) {
         cmocka_unit_test(threads_share_a_session_and_a_graph),
         cmocka_unit_test(remove_while_running),
     };
-    return cmocka_run_group_tests(tests, Setup, Teardown);
+    return cmocka_run_group_tests(tests, gt::InitializeGe, gt::FinalizeGe);
 }

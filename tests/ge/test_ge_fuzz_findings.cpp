@@ -14,18 +14,6 @@ namespace {
 
 const std::map<ge::AscendString, ge::AscendString> kNoOptions;
 
-int Setup(void **state) {
-    (void)state;
-    std::map<ge::AscendString, ge::AscendString> options;
-    options[ge::AscendString("ge.exec.deviceId")] = ge::AscendString("0");
-    return ge::GEInitialize(options) == ge::SUCCESS ? 0 : -1;
-}
-
-int Teardown(void **state) {
-    (void)state;
-    return ge::GEFinalize() == ge::SUCCESS ? 0 : -1;
-}
-
 /* A forward rotation of x by cos/sin, all three fed, slice [0, D). */
 ge::Graph Rotation(const char *name) {
     ge::op::Data x = gt::MakeData("x", 0), cos = gt::MakeData("cos", 1),
@@ -94,5 +82,5 @@ int main(void) {
         cmocka_unit_test(dump_unnamed_graph_into_directory),
         cmocka_unit_test(empty_feed_with_huge_dimension),
     };
-    return cmocka_run_group_tests(tests, Setup, Teardown);
+    return cmocka_run_group_tests(tests, gt::InitializeGe, gt::FinalizeGe);
 }

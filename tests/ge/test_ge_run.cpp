@@ -437,15 +437,6 @@ void two_sessions_same_id(void **) {
     assert_true(SameBytes(o1[0], t) && SameBytes(o2[0], t));
 }
 
-int Setup(void **) {
-    std::map<ge::AscendString, ge::AscendString> options = {{"ge.exec.deviceId", "0"}};
-    return ge::GEInitialize(options) == 0 ? 0 : -1;
-}
-
-int Teardown(void **) {
-    return ge::GEFinalize() == 0 ? 0 : -1;
-}
-
 } // namespace
 
 int main(void) {
@@ -468,5 +459,5 @@ int main(void) {
         cmocka_unit_test(large_outputs_reused_across_runs),
         cmocka_unit_test(two_sessions_same_id),
     };
-    return cmocka_run_group_tests(tests, Setup, Teardown);
+    return cmocka_run_group_tests(tests, gt::InitializeGe, gt::FinalizeGe);
 }

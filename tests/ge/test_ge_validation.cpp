@@ -836,15 +836,6 @@ void dump_graph(void **) {
     assert_int_equal(rmdir(dir.c_str()), 0);
 }
 
-int Setup(void **) {
-    std::map<ge::AscendString, ge::AscendString> options = {{"ge.exec.deviceId", "0"}};
-    return ge::GEInitialize(options) == 0 ? 0 : -1;
-}
-
-int Teardown(void **) {
-    return ge::GEFinalize() == 0 ? 0 : -1;
-}
-
 } // namespace
 
 int main(void) {
@@ -875,5 +866,5 @@ int main(void) {
         cmocka_unit_test(initialize_options),
         cmocka_unit_test(dump_graph),
     };
-    return cmocka_run_group_tests(tests, Setup, Teardown);
+    return cmocka_run_group_tests(tests, gt::InitializeGe, gt::FinalizeGe);
 }

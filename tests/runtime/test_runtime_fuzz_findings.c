@@ -8,19 +8,8 @@
 #include <cmocka.h>
 
 #include "acl/acl.h"
+#include "common/acl_fixture.h"
 #include "aclnn/acl_meta.h"
-
-static int init_group(void **state) {
-    (void)state;
-    return aclInit(NULL) == ACL_SUCCESS && aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
-}
-
-static int finalize_group(void **state) {
-    (void)state;
-    int bad = aclrtResetDevice(0) != ACL_SUCCESS;
-    bad |= aclFinalize() != ACL_SUCCESS;
-    return bad ? -1 : 0;
-}
 
 /* A count of 0 allows NULL pointers (as aclrtMemcpy does); the queued copy passed them to
  * memmove, which is undefined even for 0 bytes (UBSan: "null pointer passed as argument
@@ -84,5 +73,5 @@ int main(void) {
         cmocka_unit_test(test_memcpy_async_dead_stream_names_the_api),
         cmocka_unit_test(test_create_tensor_offset_plus_reach_overflow),
     };
-    return cmocka_run_group_tests(tests, init_group, finalize_group);
+    return cmocka_run_group_tests(tests, fx_acl_init_group, fx_acl_finalize_group);
 }

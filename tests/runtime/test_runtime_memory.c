@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "acl/acl.h"
+#include "common/acl_fixture.h"
 
 static void assert_message(void) {
     const char *m = aclGetRecentErrMsg();
@@ -31,18 +32,6 @@ static void test_malloc_before_init(void **state) {
 }
 
 /* ---- after aclInit ---- */
-
-static int init_group(void **state) {
-    (void)state;
-    return aclInit(NULL) == ACL_SUCCESS && aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
-}
-
-static int finalize_group(void **state) {
-    (void)state;
-    int bad = aclrtResetDevice(0) != ACL_SUCCESS;
-    bad |= aclFinalize() != ACL_SUCCESS;
-    return bad ? -1 : 0;
-}
 
 static void test_malloc_alignment(void **state) {
     (void)state;
@@ -297,6 +286,7 @@ int main(void) {
         cmocka_unit_test(test_malloc_after_finalize),
     };
     int failed = cmocka_run_group_tests_name("before aclInit", uninitialised, NULL, NULL);
-    failed += cmocka_run_group_tests_name("after aclInit", initialised, init_group, finalize_group);
+    failed += cmocka_run_group_tests_name("after aclInit", initialised, fx_acl_init_group,
+                                          fx_acl_finalize_group);
     return failed;
 }

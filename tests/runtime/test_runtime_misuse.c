@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "acl/acl.h"
+#include "common/acl_fixture.h"
 
 static void assert_message(void) {
     const char *m = aclGetRecentErrMsg();
@@ -44,18 +45,6 @@ static void test_runtime_before_init(void **state) {
     assert_int_equal(aclrtSetDevice(0), ACL_ERROR_UNINITIALIZE);
     assert_int_equal(aclFinalize(), ACL_ERROR_UNINITIALIZE);
     assert_message();
-}
-
-static int init_group(void **state) {
-    (void)state;
-    return aclInit(NULL) == ACL_SUCCESS && aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
-}
-
-static int finalize_group(void **state) {
-    (void)state;
-    int bad = aclrtResetDevice(0) != ACL_SUCCESS;
-    bad |= aclFinalize() != ACL_SUCCESS;
-    return bad ? -1 : 0;
 }
 
 /* destMax may overstate an aclrtMalloc block: the block's own size still bounds the
@@ -131,6 +120,7 @@ int main(void) {
         cmocka_unit_test(test_runtime_after_finalize),
     };
     int failed = cmocka_run_group_tests_name("before aclInit", uninitialised, NULL, NULL);
-    failed += cmocka_run_group_tests_name("after aclInit", initialised, init_group, finalize_group);
+    failed += cmocka_run_group_tests_name("after aclInit", initialised, fx_acl_init_group,
+                                          fx_acl_finalize_group);
     return failed;
 }

@@ -12,18 +12,6 @@
 #include "aclnnop/aclnn_inplace_partial_rotary_mul.h"
 #include "common/acl_fixture.h"
 
-static int init_group(void **state) {
-    (void)state;
-    return aclInit(NULL) == ACL_SUCCESS && aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
-}
-
-static int finalize_group(void **state) {
-    (void)state;
-    int bad = aclrtResetDevice(0) != ACL_SUCCESS;
-    bad |= aclFinalize() != ACL_SUCCESS;
-    return bad ? -1 : 0;
-}
-
 static void assert_message(void) {
     const char *m = aclGetRecentErrMsg();
     assert_non_null(m);
@@ -294,5 +282,5 @@ int main(void) {
         cmocka_unit_test(test_devices),
         cmocka_unit_test(test_finalize_twice),
     };
-    return cmocka_run_group_tests(tests, init_group, finalize_group);
+    return cmocka_run_group_tests(tests, fx_acl_init_group, fx_acl_finalize_group);
 }
