@@ -170,6 +170,43 @@ static int rk_dim_cmp(const void *a, const void *b) {
     return (x->stride > y->stride) - (x->stride < y->stride);
 }
 
+/* Whether two indices of the (non-size-1) dims reach one element, by marking every
+ * element reached in a bitmap over the span; -1 when that would take too long or too
+ * much memory. Strides are taken by magnitude: the sign does not change which indices
+ * collide. */
+static int rk_dims_collide(const struct rk_dim *dims, int n) {
+    const int64_t max_elements = (int64_t)1 << 20, max_span = (int64_t)1 << 27;
+    int64_t count = 1, span = 1;
+    for (int i = 0; i < n; i++) {
+        if (!rk_mul_i64(count, dims[i].size, &count) || count > max_elements)
+            return -1;
+        int64_t reach;
+        if (!rk_mul_i64(dims[i].stride, dims[i].size - 1, &reach) ||
+            !rk_add_i64(span, reach, &span) || span > max_span)
+            return -1;
+    }
+    uint8_t *seen = calloc((size_t)(span / 8 + 1), 1);
+    if (!seen)
+        return -1;
+    int64_t index[ROPEKIT_MAX_DIMS] = {0}, offset = 0;
+    int collide = 0;
+    for (int64_t k = 0; k < count && !collide; k++) {
+        uint8_t bit = (uint8_t)(1u << (offset % 8));
+        collide = (seen[offset / 8] & bit) != 0;
+        seen[offset / 8] |= bit;
+        for (int i = 0; i < n; i++) { /* the next index, odometer order */
+            if (++index[i] < dims[i].size) {
+                offset += dims[i].stride;
+                break;
+            }
+            offset -= dims[i].stride * (dims[i].size - 1);
+            index[i] = 0;
+        }
+    }
+    free(seen);
+    return collide;
+}
+
 bool rk_tensor_self_overlaps(const ropekit_tensor *t) {
     struct rk_dim dims[ROPEKIT_MAX_DIMS];
     int n = 0;
@@ -185,8 +222,8 @@ bool rk_tensor_self_overlaps(const ropekit_tensor *t) {
     qsort(dims, (size_t)n, sizeof dims[0], rk_dim_cmp);
     int64_t extent = 1; /* elements spanned by the dims seen so far */
     for (int i = 0; i < n; i++) {
-        if (dims[i].stride < extent)
-            return true;
+        if (dims[i].stride < extent) /* not nested: interleaved, or truly overlapping */
+            return rk_dims_collide(dims, n) != 0;
         extent = dims[i].stride * (dims[i].size - 1) + extent;
     }
     return false;

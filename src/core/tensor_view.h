@@ -24,10 +24,11 @@ int64_t rk_tensor_numel(const ropekit_tensor *t);
 
 struct rk_span rk_tensor_span(const ropekit_tensor *t);
 
-/* True when two distinct indices of the view may address the same element. The test
- * is the usual sufficient condition (dims sorted by |stride|, each stride at least
- * the extent of the smaller ones), so a few exotic non-overlapping layouts are
- * reported as overlapping. Size-1 dims are ignored. */
+/* True when two distinct indices of the view address the same element. Layouts whose
+ * dims nest (sorted by |stride|, each stride at least the extent of the smaller ones)
+ * are decided at once; others (interleaved, e.g. shape [3, 2] strides [2, 3]) by marking
+ * every element reached, when the view has at most 2^20 elements over a span of at most
+ * 2^27; larger interleaved layouts are reported as overlapping. Size-1 dims are ignored. */
 bool rk_tensor_self_overlaps(const ropekit_tensor *t);
 
 /* True when the byte spans of two views (with their data pointers) intersect. */
