@@ -86,6 +86,10 @@ typedef enum aclFormat {
     ACL_FORMAT_NCL = 47
 } aclFormat;
 
+/* Bytes of one element of the type (1 for the sub-byte types, which ropekit's tensors
+ * address per element); 0 for a value that is not an aclDataType. */
+ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
+
 /* The message of the most recent failure in the calling thread ("" when none).
  * Reading it does not clear it; the next failure replaces it. */
 ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);

@@ -46,6 +46,10 @@ size_t rk_acl_dtype_size(aclDataType dtype) {
     }
 }
 
+size_t aclDataTypeSize(aclDataType dataType) {
+    return rk_acl_dtype_size(dataType);
+}
+
 ropekit_tensor rk_acl_tensor_view(const aclTensor *t) {
     ropekit_tensor v = {0};
     v.dtype = (ropekit_dtype)t->dtype;

@@ -28,7 +28,7 @@ foreach(line IN LISTS lines)
   endif()
 endforeach()
 list(LENGTH names count)
-foreach(required aclInit aclFinalize aclGetRecentErrMsg aclrtMalloc aclCreateTensor
+foreach(required aclInit aclFinalize aclGetRecentErrMsg aclDataTypeSize aclrtMalloc aclCreateTensor
                  aclnnInplacePartialRotaryMulGetWorkspaceSize aclnnInplacePartialRotaryMul
                  aclnnInplacePartialRotaryMulGradGetWorkspaceSize
                  aclnnInplacePartialRotaryMulGrad ropekit_version_number ropekit_last_error)

@@ -129,44 +129,9 @@ static bool is_float(int64_t dt) {
     return dt == ACL_FLOAT || dt == ACL_FLOAT16 || dt == ACL_BF16;
 }
 
-/* The runtime's element size of an aclDataType (SPEC §2.1); 0: not one. */
+/* The element size of an aclDataType (SPEC §2.1); 0: not one. */
 static int64_t acl_item(int64_t dt) {
-    switch (dt) {
-    case 0:
-    case 3:
-    case 8:
-    case 33:
-        return 4;
-    case 1:
-    case 6:
-    case 7:
-    case 27:
-        return 2;
-    case 2:
-    case 4:
-    case 12:
-    case 29:
-    case 30:
-    case 34:
-    case 35:
-    case 36:
-    case 37:
-    case 38:
-    case 39:
-    case 40:
-    case 41:
-    case 42:
-        return 1;
-    case 9:
-    case 10:
-    case 11:
-    case 16:
-        return 8;
-    case 17:
-        return 16;
-    default:
-        return 0;
-    }
+    return dt < 0 || dt > INT32_MAX ? 0 : (int64_t)aclDataTypeSize((aclDataType)dt);
 }
 
 /* The element size the layout check uses (ropekit dtypes; 1 otherwise). */

@@ -120,25 +120,7 @@ static int64_t sat_mul(int64_t a, int64_t b) {
 }
 
 static int64_t item_of(aclDataType dt) {
-    switch ((int)dt) {
-    case ACL_FLOAT:
-    case ACL_INT32:
-        return 4;
-    case ACL_FLOAT16:
-    case ACL_BF16:
-    case ACL_INT16:
-        return 2;
-    case ACL_INT8:
-    case ACL_BOOL:
-        return 1;
-    case ACL_INT64:
-    case ACL_UINT64:
-    case ACL_DOUBLE:
-    case ACL_COMPLEX64:
-        return 8;
-    default:
-        return 0;
-    }
+    return (int64_t)aclDataTypeSize(dt);
 }
 
 static bool is_float(aclDataType dt) {

@@ -52,19 +52,10 @@ enum OpKind { kForward, kGradient, kRope };
 std::string g_dump_dir; /* <tmp>/d/ */
 uint8_t g_empty;        /* the data of an empty tensor */
 
+/* Bytes per element; 1 for types without a whole-byte size (a feed of them is refused). */
 size_t ItemSize(ge::DataType dt) {
-    switch (dt) {
-    case ge::DT_FLOAT:
-    case ge::DT_INT32:
-        return 4;
-    case ge::DT_FLOAT16:
-    case ge::DT_BF16:
-        return 2;
-    case ge::DT_INT64:
-        return 8;
-    default:
-        return 1;
-    }
+    int size = ge::GetSizeByDataType(dt);
+    return size > 0 ? static_cast<size_t>(size) : 1;
 }
 
 /* A byte for a rare choice (a mistake): an exhausted input reads as 255, the common case. */

@@ -709,33 +709,7 @@ static void op_memset(model *m) {
 /* ---------------------------------------------------------------- tensors, arrays */
 
 static size_t acl_item(aclDataType dt) {
-    switch ((int)dt) {
-    case ACL_FLOAT:
-    case ACL_INT32:
-    case ACL_UINT32:
-    case ACL_COMPLEX32:
-        return 4;
-    case ACL_FLOAT16:
-    case ACL_BF16:
-    case ACL_INT16:
-    case ACL_UINT16:
-        return 2;
-    case ACL_INT8:
-    case ACL_UINT8:
-    case ACL_BOOL:
-    case ACL_INT4:
-    case ACL_UINT1:
-        return 1;
-    case ACL_INT64:
-    case ACL_UINT64:
-    case ACL_DOUBLE:
-    case ACL_COMPLEX64:
-        return 8;
-    case ACL_COMPLEX128:
-        return 16;
-    default:
-        return dt >= ACL_HIFLOAT8 && dt <= ACL_HIFLOAT4 ? 1 : 0;
-    }
+    return aclDataTypeSize(dt);
 }
 
 static bool mul_ok(int64_t a, int64_t b, int64_t *r) {
