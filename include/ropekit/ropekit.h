@@ -143,7 +143,10 @@ ROPEKIT_API ropekit_status ropekit_set_max_isa(ropekit_isa isa);
 ROPEKIT_API ropekit_isa ropekit_get_active_isa(void);
 ROPEKIT_API const char *ropekit_isa_name(ropekit_isa isa);
 
-/* ---- Plans: validate and plan once, execute many times ---- */
+/* ---- Plans: validate and plan once, execute many times ----
+ * A plan is immutable once created: it may be executed from several threads at once
+ * (each call on its own data). A failed *_plan_create returns an error and sets *plan to
+ * NULL. ropekit_plan_destroy(NULL) does nothing. */
 
 typedef struct ropekit_plan ropekit_plan;
 

@@ -719,6 +719,65 @@ static void test_table_builders_concurrently(void **state) {
         assert_int_equal(w[i].failures, 0);
 }
 
+/* ---- one native plan executed from several threads at once ---- */
+
+static ropekit_plan *shared_pr_plan, *shared_rope_plan;
+
+/* The plans' work on one lane: rotate x in place, then rope x and k into round 0. */
+static int run_shared_plans(struct lane *l) {
+    ropekit_status st = ropekit_partial_rotary_execute(shared_pr_plan, l->x, cos_rows, sin_rows);
+    if (st == ROPEKIT_OK)
+        st = ropekit_rope_execute(shared_rope_plan, positions, l->x, l->k, cache, l->q_out[0],
+                                  l->k_out[0]);
+    return st == ROPEKIT_OK ? 0 : 1;
+}
+
+static void *shared_plan_main(void *arg) {
+    struct lane *l = arg;
+    int failures = 0;
+    for (int r = 0; r < ROUNDS; r++) {
+        lane_reset(l);
+        failures += run_shared_plans(l);
+    }
+    return (void *)(intptr_t)failures;
+}
+
+static void test_native_plans_shared_by_threads(void **state) {
+    (void)state;
+    const int64_t xd[4] = {1, TOKENS, HEADS, HS}, cd[4] = {1, TOKENS, 1, HS};
+    ropekit_tensor x = ropekit_tensor_make(NULL, ROPEKIT_F32, 4, xd, NULL);
+    ropekit_tensor cs = ropekit_tensor_make(NULL, ROPEKIT_F32, 4, cd, NULL);
+    assert_int_equal(ropekit_partial_rotary_plan_create(&x, &cs, &cs, ROPEKIT_ROTARY_INTERLEAVE, 0,
+                                                        HS, ROPEKIT_FORWARD, &shared_pr_plan),
+                     ROPEKIT_OK);
+    const int64_t pd[1] = {TOKENS}, qd[2] = {TOKENS, HEADS * HS}, kd[2] = {TOKENS, KHEADS * HS},
+                  cached[2] = {MAXPOS, HS};
+    ropekit_tensor p = ropekit_tensor_make(NULL, ROPEKIT_I64, 1, pd, NULL);
+    ropekit_tensor q = ropekit_tensor_make(NULL, ROPEKIT_F32, 2, qd, NULL);
+    ropekit_tensor k = ropekit_tensor_make(NULL, ROPEKIT_F32, 2, kd, NULL);
+    ropekit_tensor c = ropekit_tensor_make(NULL, ROPEKIT_F32, 2, cached, NULL);
+    ropekit_rope_config config = {HS, ROPEKIT_ROPE_NEOX, NULL, 0, 0};
+    assert_int_equal(ropekit_rope_plan_create(&p, &q, &k, &c, &q, &k, &config, &shared_rope_plan),
+                     ROPEKIT_OK);
+    lane_reset(&expected);
+    assert_int_equal(run_shared_plans(&expected), 0);
+    pthread_t th[WORKERS];
+    for (int i = 0; i < WORKERS; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, shared_plan_main, &lanes[i]), 0);
+    for (int i = 0; i < WORKERS; i++) {
+        void *failures = NULL;
+        assert_int_equal(pthread_join(th[i], &failures), 0);
+        assert_int_equal((intptr_t)failures, 0);
+    }
+    for (int i = 0; i < WORKERS; i++) {
+        assert_memory_equal(lanes[i].x, expected.x, sizeof expected.x);
+        assert_memory_equal(lanes[i].q_out[0], expected.q_out[0], sizeof expected.q_out[0]);
+        assert_memory_equal(lanes[i].k_out[0], expected.k_out[0], sizeof expected.k_out[0]);
+    }
+    ropekit_plan_destroy(shared_pr_plan);
+    ropekit_plan_destroy(shared_rope_plan);
+}
+
 int main(void) {
     /* the environment default is read once, at the first call */
     setenv("ROPEKIT_NUM_THREADS", "3", 1);
@@ -736,6 +795,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_thread_budget_under_contention, arm_watchdog,
                                         disarm_watchdog),
         cmocka_unit_test_setup_teardown(test_table_builders_concurrently, arm_watchdog,
+                                        disarm_watchdog),
+        cmocka_unit_test_setup_teardown(test_native_plans_shared_by_threads, arm_watchdog,
                                         disarm_watchdog),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
