@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds ropekit and runs the whole test suite: a release build, a build with
-# AddressSanitizer and UndefinedBehaviorSanitizer, and the tests of threads, streams,
-# executors and graph sessions (labels core, runtime, aclnn, ge) under ThreadSanitizer, and
-# the fuzz targets (tests/fuzz) for a bounded time each in a clang build.
+# AddressSanitizer and UndefinedBehaviorSanitizer (which also counts validation checks, for
+# test_checks_once), the tests of threads, streams, executors and graph sessions (labels
+# core, runtime, aclnn, ge) under ThreadSanitizer, and the fuzz targets (tests/fuzz) for a
+# bounded time each in a clang build.
 # The Python tests run in the project's environment (build-venv), into which
 # `pip install .` installs the package first.
 set -euo pipefail
@@ -17,7 +18,7 @@ run_suite() {
   (cd "$dir" && ctest --output-on-failure -j"$jobs" ${labels:+-L "$labels"})
 }
 run_suite build-test "" -DCMAKE_BUILD_TYPE=Release
-run_suite build-asan "" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROPEKIT_SANITIZE=ON
+run_suite build-asan "" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DROPEKIT_SANITIZE=ON -DROPEKIT_COUNT_CHECKS=ON
 # ThreadSanitizer cannot follow threads started in a forked child unless told to.
 TSAN_OPTIONS="die_after_fork=0 halt_on_error=1" \
   run_suite build-tsan "core|runtime|aclnn|ge" -DCMAKE_BUILD_TYPE=RelWithDebInfo \

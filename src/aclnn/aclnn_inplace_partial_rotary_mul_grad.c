@@ -6,21 +6,12 @@
 
 #define RK_API "aclnnInplacePartialRotaryMulGrad"
 
+#define RK_CODE_(rule, status, forward_code, gradient_code, fault, meaning)                        \
+    [RK_PR_RULE_##rule] = ACLNN_ERR_##gradient_code,
+static const aclnnStatus rk_codes[RK_PR_RULE_COUNT] = {RK_PR_RULES(RK_CODE_)};
+
 static aclnnStatus rk_grad_code(int rule) {
-    switch ((enum rk_pr_rule)rule) {
-    case RK_PR_RULE_NULL:
-    case RK_PR_RULE_DATA_NULL:
-        return ACLNN_ERR_PARAM_NULLPTR;
-    case RK_PR_RULE_LAYOUT:
-    case RK_PR_RULE_X_DTYPE:
-    case RK_PR_RULE_CS_DTYPE:
-    case RK_PR_RULE_DTYPE_PAIR:
-        return ACLNN_ERR_PARAM_INVALID;
-    case RK_PR_RULE_NO_MEMORY:
-        return ACLNN_ERR_INNER;
-    default:
-        return ACLNN_ERR_INNER_TILING_ERROR;
-    }
+    return rule > RK_PR_RULE_NONE && rule < RK_PR_RULE_COUNT ? rk_codes[rule] : ACLNN_ERR_INNER;
 }
 
 static const struct rk_pr_policy rk_grad_policy = {

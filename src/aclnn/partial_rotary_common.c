@@ -5,27 +5,18 @@
 
 aclnnStatus rk_aclnn_pr_prepare(const struct rk_aclnn_pr_args *a, const struct rk_pr_policy *pol,
                                 int direction, const struct rk_exec_ops *ops) {
-    const char *missing = !a->x                ? pol->x_name
-                          : !a->cos            ? "cos"
-                          : !a->sin            ? "sin"
-                          : !a->workspace_size ? "workspaceSize"
-                          : !a->executor       ? "executor"
-                                               : NULL;
-    if (missing) {
-        rk_error_set(ROPEKIT_NULL_POINTER, "%s: %s = NULL: required", pol->api, missing);
-        return ACLNN_ERR_PARAM_NULLPTR;
-    }
-    ropekit_tensor x = rk_acl_tensor_view(a->x);
-    ropekit_tensor c = rk_acl_tensor_view(a->cos);
-    ropekit_tensor s = rk_acl_tensor_view(a->sin);
+    ropekit_tensor x, c, s;
     struct rk_pr_problem prob = {
-        .x = &x,
-        .cos = &c,
-        .sin = &s,
+        .x = a->x ? (x = rk_acl_tensor_view(a->x), &x) : NULL,
+        .cos = a->cos ? (c = rk_acl_tensor_view(a->cos), &c) : NULL,
+        .sin = a->sin ? (s = rk_acl_tensor_view(a->sin), &s) : NULL,
         .mode = a->mode,
         .direction = direction,
         .slice = a->slice ? a->slice->values : NULL,
         .slice_len = a->slice ? a->slice->size : 0,
+        .missing_arg = !a->workspace_size ? "workspaceSize"
+                       : !a->executor     ? "executor"
+                                          : NULL,
     };
     struct rk_pr_plan plan;
     enum rk_pr_rule rule;
@@ -57,7 +48,13 @@ ropekit_status rk_aclnn_pr_run(const aclOpExecutor *e, const char *api, int *rul
     return st;
 }
 
+#define RK_PR_FAULT_(rule, status, forward_code, gradient_code, fault, meaning)                    \
+    [RK_PR_RULE_##rule] = ACL_ERROR_##fault,
+static const aclError rk_pr_faults[RK_PR_RULE_COUNT] = {RK_PR_RULES(RK_PR_FAULT_)};
+
 aclError rk_aclnn_pr_fault(ropekit_status status, int rule) {
-    (void)rule;
-    return status == ROPEKIT_NO_MEMORY ? ACL_ERROR_BAD_ALLOC : ACL_ERROR_RT_FAILURE;
+    if (status == ROPEKIT_NO_MEMORY)
+        rule = RK_PR_RULE_NO_MEMORY;
+    return rule > RK_PR_RULE_NONE && rule < RK_PR_RULE_COUNT ? rk_pr_faults[rule]
+                                                             : ACL_ERROR_RT_FAILURE;
 }

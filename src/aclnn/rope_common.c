@@ -5,34 +5,30 @@
 #include "core/error.h"
 #include "runtime/acl_objects.h"
 
+#define RK_ROPE_CODE_(rule, status, code, fault, meaning) [RK_ROPE_RULE_##rule] = ACLNN_ERR_##code,
+static const aclnnStatus rk_rope_codes[RK_ROPE_RULE_COUNT] = {RK_ROPE_RULES(RK_ROPE_CODE_)};
+#define RK_ROPE_FAULT_(rule, status, code, fault, meaning)                                         \
+    [RK_ROPE_RULE_##rule] = ACL_ERROR_##fault,
+static const aclError rk_rope_faults[RK_ROPE_RULE_COUNT] = {RK_ROPE_RULES(RK_ROPE_FAULT_)};
+
 aclnnStatus rk_aclnn_rope_code(int rule) {
-    switch ((enum rk_rope_rule)rule) {
-    case RK_ROPE_RULE_NULL:
-    case RK_ROPE_RULE_DATA_NULL:
-        return ACLNN_ERR_PARAM_NULLPTR;
-    case RK_ROPE_RULE_CACHE_MODE:
-    case RK_ROPE_RULE_LAYOUT:
-    case RK_ROPE_RULE_POS_DTYPE:
-    case RK_ROPE_RULE_DTYPE:
-    case RK_ROPE_RULE_RANK:
-    case RK_ROPE_RULE_EMPTY:
-    case RK_ROPE_RULE_TOKENS:
-    case RK_ROPE_RULE_OUT_SHAPE:
-    case RK_ROPE_RULE_SECTIONS:
-    case RK_ROPE_RULE_SECTION_VALUES:
-    case RK_ROPE_RULE_HEAD_SIZE:
-        return ACLNN_ERR_PARAM_INVALID; /* op_api checks */
-    case RK_ROPE_RULE_NO_MEMORY:
-        return ACLNN_ERR_INNER;
-    default:
-        return ACLNN_ERR_INNER_TILING_ERROR; /* tiling checks and ropekit's own */
-    }
+    return rule > RK_ROPE_RULE_NONE && rule < RK_ROPE_RULE_COUNT ? rk_rope_codes[rule]
+                                                                 : ACLNN_ERR_INNER;
 }
 
 aclError rk_aclnn_rope_fault(ropekit_status status, int rule) {
-    if (rule == RK_ROPE_RULE_POS_RANGE)
-        return ACL_ERROR_RT_AICORE_EXCEPTION; /* how a device-side fault surfaces */
-    return status == ROPEKIT_NO_MEMORY ? ACL_ERROR_BAD_ALLOC : ACL_ERROR_RT_FAILURE;
+    if (status == ROPEKIT_NO_MEMORY)
+        rule = RK_ROPE_RULE_NO_MEMORY;
+    return rule > RK_ROPE_RULE_NONE && rule < RK_ROPE_RULE_COUNT ? rk_rope_faults[rule]
+                                                                 : ACL_ERROR_RT_FAILURE;
+}
+
+/* The view of an aclTensor, or NULL for none. */
+static const ropekit_tensor *rk_view_or_null(const aclTensor *t, ropekit_tensor *view) {
+    if (!t)
+        return NULL;
+    *view = rk_acl_tensor_view(t);
+    return view;
 }
 
 aclnnStatus rk_aclnn_rope_prepare(const struct rk_exec_ops *ops, const aclTensor *positions,
@@ -41,49 +37,27 @@ aclnnStatus rk_aclnn_rope_prepare(const struct rk_exec_ops *ops, const aclTensor
                                   int64_t headSize, bool isNeoxStyle, int64_t cacheMode,
                                   aclTensor *queryOut, aclTensor *keyOut, uint64_t *workspaceSize,
                                   aclOpExecutor **executor) {
-    const char *api = ops->phase1_name;
-    /* V2 checks cacheMode before anything else (SPEC §5.5 row 0). */
-    if (cacheMode != 0 && cacheMode != 1) {
-        rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: cacheMode = %lld: must be 0 or 1", api,
-                     (long long)cacheMode);
-        return ACLNN_ERR_PARAM_INVALID;
-    }
-    const char *missing = !positions       ? "positions"
-                          : !queryIn       ? "queryIn"
-                          : !keyIn         ? "keyIn"
-                          : !cosSinCache   ? "cosSinCache"
-                          : !queryOut      ? "queryOut"
-                          : !keyOut        ? "keyOut"
-                          : !workspaceSize ? "workspaceSize"
-                          : !executor      ? "executor"
-                                           : NULL;
-    if (missing) {
-        rk_error_set(ROPEKIT_NULL_POINTER, "%s: %s = NULL: required", api, missing);
-        return ACLNN_ERR_PARAM_NULLPTR;
-    }
-    ropekit_tensor pos = rk_acl_tensor_view(positions), qi = rk_acl_tensor_view(queryIn),
-                   ki = rk_acl_tensor_view(keyIn), cache = rk_acl_tensor_view(cosSinCache),
-                   qo = rk_acl_tensor_view(queryOut), ko = rk_acl_tensor_view(keyOut);
+    ropekit_tensor pos, qi, ki, cache, qo, ko;
     struct rk_rope_problem prob = {
-        .positions = &pos,
-        .query_in = &qi,
-        .key_in = &ki,
-        .cache = &cache,
-        .query_out = &qo,
-        .key_out = &ko,
+        .positions = rk_view_or_null(positions, &pos),
+        .query_in = rk_view_or_null(queryIn, &qi),
+        .key_in = rk_view_or_null(keyIn, &ki),
+        .cache = rk_view_or_null(cosSinCache, &cache),
+        .query_out = rk_view_or_null(queryOut, &qo),
+        .key_out = rk_view_or_null(keyOut, &ko),
         .head_size = headSize,
         .style = isNeoxStyle ? RK_ROPE_NEOX : RK_ROPE_GPTJ,
         .sections = mropeSection ? mropeSection->values : NULL,
         .num_sections = mropeSection ? mropeSection->size : 0,
         .cache_mode = cacheMode,
+        .missing_arg = !workspaceSize ? "workspaceSize"
+                       : !executor    ? "executor"
+                                      : NULL,
     };
-    struct rk_rope_policy pol = {.api = api, .aclnn = true, .check_data = true};
+    struct rk_rope_policy pol = {.api = ops->phase1_name, .aclnn = true, .check_data = true};
     struct rk_rope_plan plan;
     enum rk_rope_rule rule;
     if (rk_rope_plan_make(&prob, &pol, &plan, &rule) != ROPEKIT_OK)
-        return rk_aclnn_rope_code((int)rule);
-    if (rk_rope_check_data(&plan, api, pos.data, qi.data, ki.data, cache.data, qo.data, ko.data,
-                           &rule) != ROPEKIT_OK)
         return rk_aclnn_rope_code((int)rule);
     aclOpExecutor *e = rk_executor_new(ops);
     if (!e)

@@ -229,13 +229,79 @@ bool rk_tensor_self_overlaps(const ropekit_tensor *t) {
     return false;
 }
 
-bool rk_tensors_may_alias(const ropekit_tensor *a, const void *a_data, const ropekit_tensor *b,
-                          const void *b_data) {
-    struct rk_span sa = rk_tensor_span(a), sb = rk_tensor_span(b);
-    if (sa.lo == sa.hi || sb.lo == sb.hi || a_data == NULL || b_data == NULL)
+/* A view as `rows` runs of `row_bytes` contiguous bytes, `row_stride` apart: the
+ * trailing dims that are packed row-major form a run, and the leading dims must walk
+ * the runs with one constant stride. Views that do not fit (e.g. every other column)
+ * are marked not dense and get the conservative span test. */
+struct rk_view_geom rk_view_geom_of(const ropekit_tensor *t) {
+    struct rk_view_geom g = {0};
+    struct rk_span s = rk_tensor_span(t);
+    const int64_t item = (int64_t)ropekit_dtype_size(t->dtype);
+    g.span_lo = s.lo;
+    g.span_hi = s.hi;
+    if (t->ndim < 1 || rk_tensor_numel(t) == 0)
+        return g;
+    int32_t k = t->ndim; /* dims [k, ndim) are packed */
+    int64_t run = 1;
+    while (k > 0 && (t->shape[k - 1] == 1 || t->strides[k - 1] == run)) {
+        run *= t->shape[k - 1];
+        k--;
+    }
+    int64_t rows = 1, stride = 0;
+    g.rows_dense = true;
+    for (int32_t i = k - 1; i >= 0; i--) { /* collapse the leading dims into one progression */
+        if (t->shape[i] == 1)
+            continue;
+        int64_t next; /* where a constant progression puts this dim's step */
+        if (rows == 1)
+            stride = t->strides[i];
+        else if (!rk_mul_i64(stride, rows, &next) || t->strides[i] != next)
+            g.rows_dense = false;
+        rows *= t->shape[i];
+    }
+    g.rows = rows;
+    g.row_stride = rows > 1 ? stride * item : 0;
+    g.row_bytes = run * item;
+    return g;
+}
+
+static int64_t rk_floor_div(int64_t a, int64_t b) {
+    int64_t q = a / b;
+    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+}
+
+bool rk_views_overlap(const struct rk_view_geom *a, const void *a_data,
+                      const struct rk_view_geom *b, const void *b_data) {
+    if (a->span_lo == a->span_hi || b->span_lo == b->span_hi)
         return false;
     intptr_t a0 = (intptr_t)a_data, b0 = (intptr_t)b_data;
-    intptr_t alo = a0 + (intptr_t)sa.lo, ahi = a0 + (intptr_t)sa.hi;
-    intptr_t blo = b0 + (intptr_t)sb.lo, bhi = b0 + (intptr_t)sb.hi;
-    return alo < bhi && blo < ahi;
+    if (a0 + a->span_hi <= b0 + b->span_lo || b0 + b->span_hi <= a0 + a->span_lo)
+        return false;
+    if (!a->rows_dense || !b->rows_dense)
+        return true;
+    /* A row stride S shared by both views (a single row takes the other's stride). */
+    int64_t s = a->rows > 1 ? a->row_stride : b->row_stride;
+    if (b->rows > 1 && b->row_stride != s)
+        return true;
+    if (s <= 0)
+        return true; /* two single rows whose spans intersect, or negative strides */
+    if (a->row_bytes > s || b->row_bytes > s)
+        return true;
+    /* Rows i of A and j of B meet iff d + (i - j) * s lies in (-wa, wb), d = a0 - b0. */
+    int64_t d = (int64_t)(a0 - b0), wa = a->row_bytes, wb = b->row_bytes;
+    int64_t k_lo = -rk_floor_div(wa + d - 1, s); /* smallest k with k*s >= 1 - wa - d */
+    int64_t k_hi = rk_floor_div(wb - d - 1, s);  /* largest k with k*s <= wb - d - 1 */
+    if (k_lo < -(b->rows - 1))
+        k_lo = -(b->rows - 1);
+    if (k_hi > a->rows - 1)
+        k_hi = a->rows - 1;
+    return k_lo <= k_hi;
+}
+
+bool rk_tensors_may_alias(const ropekit_tensor *a, const void *a_data, const ropekit_tensor *b,
+                          const void *b_data) {
+    if (a_data == NULL || b_data == NULL)
+        return false;
+    struct rk_view_geom ga = rk_view_geom_of(a), gb = rk_view_geom_of(b);
+    return rk_views_overlap(&ga, a_data, &gb, b_data);
 }

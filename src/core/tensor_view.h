@@ -31,7 +31,22 @@ struct rk_span rk_tensor_span(const ropekit_tensor *t);
  * 2^27; larger interleaved layouts are reported as overlapping. Size-1 dims are ignored. */
 bool rk_tensor_self_overlaps(const ropekit_tensor *t);
 
-/* True when the byte spans of two views (with their data pointers) intersect. */
+/* Where one view's bytes lie, for overlap tests with real addresses: its span, and
+ * when it is `rows` runs of `row_bytes` contiguous bytes `row_stride` apart. */
+struct rk_view_geom {
+    int64_t span_lo, span_hi; /* bytes relative to data */
+    bool rows_dense;          /* each of `rows` rows is `row_bytes` contiguous bytes */
+    int64_t rows, row_stride, row_bytes;
+};
+
+struct rk_view_geom rk_view_geom_of(const ropekit_tensor *t);
+
+/* The one overlap test: true when the two views may share a byte (exact for dense rows
+ * with a common row stride, conservative otherwise). Empty views overlap nothing. */
+bool rk_views_overlap(const struct rk_view_geom *a, const void *a_data,
+                      const struct rk_view_geom *b, const void *b_data);
+
+/* rk_views_overlap of two tensors (false when a data pointer is NULL). */
 bool rk_tensors_may_alias(const ropekit_tensor *a, const void *a_data, const ropekit_tensor *b,
                           const void *b_data);
 

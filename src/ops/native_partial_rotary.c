@@ -26,7 +26,15 @@ static ropekit_status rk_native_pr_plan(const char *api, const ropekit_tensor *x
                             "%s: direction = %d: must be 0 (forward) or 1 (backward)", api,
                             (int)direction);
     int64_t slice[2] = {start, end};
-    struct rk_pr_problem prob = {x, cos, sin, (int64_t)mode, (int)direction, slice, 2};
+    struct rk_pr_problem prob = {
+        .x = x,
+        .cos = cos,
+        .sin = sin,
+        .mode = (int64_t)mode,
+        .direction = (int)direction,
+        .slice = slice,
+        .slice_len = 2,
+    };
     struct rk_pr_policy pol = rk_native_policy(api);
     enum rk_pr_rule rule;
     return rk_pr_plan_make(&prob, &pol, out, &rule);

@@ -8,6 +8,7 @@
 #include "core/tensor_view.h"
 #include "kernels/dispatch.h"
 #include "kernels/prefetch.h"
+#include "ops/check_count.h"
 #include "ops/partial_rotary_internal.h"
 
 /* Rows of up to this many elements use a stack scratch in interleave-half mode. */
@@ -27,12 +28,6 @@ const char *rk_rotary_mode_name(int mode) {
         return "interleave-half";
     }
     return "?";
-}
-
-static void rk_span_store(int64_t out[2], const ropekit_tensor *t) {
-    struct rk_span s = rk_tensor_span(t);
-    out[0] = s.lo;
-    out[1] = s.hi;
 }
 
 /* Leading dims of x with their byte steps; cos/sin broadcast right-aligned (step 0
@@ -125,10 +120,10 @@ ropekit_status rk_pr_plan_make(const struct rk_pr_problem *p, const struct rk_pr
     pl->tasks = split.tasks;
     pl->rows_per_task = split.items_per_task;
     pl->threads = split.threads;
-    rk_span_store(pl->x_span, x);
-    rk_span_store(pl->c_span, c);
-    rk_span_store(pl->s_span, s);
-    pl->prefetch = rk_prefetch_wanted(pl->x_span[1] - pl->x_span[0]);
+    pl->x_geom = rk_view_geom_of(x);
+    pl->c_geom = rk_view_geom_of(c);
+    pl->s_geom = rk_view_geom_of(s);
+    pl->prefetch = rk_prefetch_wanted(pl->x_geom.span_hi - pl->x_geom.span_lo);
     return ROPEKIT_OK;
 }
 
@@ -188,33 +183,24 @@ static void rk_pr_task(void *ctx, int64_t task) {
     }
 }
 
-static bool rk_spans_intersect(const void *a, const int64_t sa[2], const void *b,
-                               const int64_t sb[2]) {
-    intptr_t alo = (intptr_t)a + (intptr_t)sa[0], ahi = (intptr_t)a + (intptr_t)sa[1];
-    intptr_t blo = (intptr_t)b + (intptr_t)sb[0], bhi = (intptr_t)b + (intptr_t)sb[1];
-    return alo < bhi && blo < ahi;
-}
-
 ropekit_status rk_pr_check_data(const struct rk_pr_plan *pl, const char *api, const void *x,
                                 const void *cos, const void *sin, enum rk_pr_rule *rule) {
     *rule = RK_PR_RULE_NONE;
     if (pl->noop)
         return ROPEKIT_OK;
-    if (!x || !cos || !sin) {
-        *rule = RK_PR_RULE_DATA_NULL;
-        return rk_error_set(ROPEKIT_NULL_POINTER, "%s: %s data = NULL: required", api,
-                            !x     ? pl->x_name
-                            : !cos ? "cos"
-                                   : "sin");
-    }
-    bool on_cos = rk_spans_intersect(x, pl->x_span, cos, pl->c_span);
-    if (on_cos || rk_spans_intersect(x, pl->x_span, sin, pl->s_span)) {
-        *rule = RK_PR_RULE_OVERLAP;
-        return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
-                            "%s: %s memory overlaps %s: the rotated tensor must not share memory "
-                            "with its coefficients",
-                            api, pl->x_name, on_cos ? "cos" : "sin");
-    }
+    RK_COUNT_CHECK(RK_CHECKED_PARTIAL_ROTARY, RK_PR_RULE_DATA_NULL);
+    if (!x || !cos || !sin)
+        RK_PR_FAIL(RK_PR_RULE_DATA_NULL, "%s: %s data = NULL: required", api,
+                   !x     ? pl->x_name
+                   : !cos ? "cos"
+                          : "sin");
+    RK_COUNT_CHECK(RK_CHECKED_PARTIAL_ROTARY, RK_PR_RULE_OVERLAP);
+    bool on_cos = rk_views_overlap(&pl->x_geom, x, &pl->c_geom, cos);
+    if (on_cos || rk_views_overlap(&pl->x_geom, x, &pl->s_geom, sin))
+        RK_PR_FAIL(RK_PR_RULE_OVERLAP,
+                   "%s: %s memory overlaps %s: the rotated tensor must not share memory with its "
+                   "coefficients",
+                   api, pl->x_name, on_cos ? "cos" : "sin");
     return ROPEKIT_OK;
 }
 
@@ -232,11 +218,9 @@ ropekit_status rk_pr_run(const struct rk_pr_plan *pl, const char *api, void *x, 
     struct rk_pr_run run = {pl, x, cos, sin, NULL};
     if (pl->mode == ROPEKIT_ROTARY_INTERLEAVE_HALF && pl->len > RK_PR_STACK_SCRATCH) {
         run.heap_scratch = malloc((size_t)(pl->tasks * pl->len) * sizeof(float));
-        if (!run.heap_scratch) {
-            *rule = RK_PR_RULE_NO_MEMORY;
-            return rk_error_set(ROPEKIT_NO_MEMORY, "%s: scratch of %lld floats: out of memory", api,
-                                (long long)(pl->tasks * pl->len));
-        }
+        if (!run.heap_scratch)
+            RK_PR_FAIL(RK_PR_RULE_NO_MEMORY, "%s: scratch of %lld floats: out of memory", api,
+                       (long long)(pl->tasks * pl->len));
     }
     rk_parallel_for(pl->tasks, pl->threads, rk_pr_task, &run);
     free(run.heap_scratch);

@@ -10,31 +10,17 @@
 
 #include "kernels/rot_kernel.h"
 #include "core/tensor_view.h"
+#include "ops/partial_rotary_rules.h"
 #include "ropekit/ropekit.h"
 
-/* Validation rules, in the order they are checked. */
-enum rk_pr_rule {
-    RK_PR_RULE_NONE = 0,
-    RK_PR_RULE_NULL,             /* a tensor descriptor is NULL */
-    RK_PR_RULE_LAYOUT,           /* bad rank, negative dim or size overflow */
-    RK_PR_RULE_DATA_NULL,        /* non-empty tensor without data (when data is checked) */
-    RK_PR_RULE_X_DTYPE,          /* x dtype not f32/f16/bf16 */
-    RK_PR_RULE_CS_DTYPE,         /* cos dtype not a float type, or sin dtype != cos dtype */
-    RK_PR_RULE_DTYPE_PAIR,       /* (x, cos) combination not allowed by the policy */
-    RK_PR_RULE_RANK,             /* rank rules (aclnn: all 4-D) */
-    RK_PR_RULE_CS_SHAPE,         /* cos.shape != sin.shape */
-    RK_PR_RULE_MODE,             /* rotary mode not allowed */
-    RK_PR_RULE_SLICE_SIZE,       /* partialSlice has neither 0 nor 2 values */
-    RK_PR_RULE_SLICE_RANGE,      /* not 0 <= start <= end <= D */
-    RK_PR_RULE_CS_LEN_EXCEEDS_D, /* cos last dim > D (gradient checks this before no-op) */
-    RK_PR_RULE_MAX_D,            /* D above the policy's bound */
-    RK_PR_RULE_D_EVEN,           /* D odd (aclnn forward) */
-    RK_PR_RULE_L_MULTIPLE,       /* L odd (quarter: not a multiple of 4) */
-    RK_PR_RULE_CS_LEN,           /* cos last dim != L */
-    RK_PR_RULE_BROADCAST,        /* a cos/sin leading dim neither 1 nor x's */
-    RK_PR_RULE_OVERLAP,          /* x overlaps itself, or cos/sin */
-    RK_PR_RULE_NO_MEMORY
-};
+/* Validation rules (the table in partial_rotary_rules.h). */
+#define RK_PR_RULE_ENUM_(rule, status, forward_code, gradient_code, fault, meaning)                \
+    RK_PR_RULE_##rule,
+enum rk_pr_rule { RK_PR_RULE_NONE = 0, RK_PR_RULES(RK_PR_RULE_ENUM_) RK_PR_RULE_COUNT };
+#undef RK_PR_RULE_ENUM_
+
+/* The native status of a failure of `rule`. */
+ropekit_status rk_pr_rule_status(enum rk_pr_rule rule);
 
 struct rk_pr_policy {
     const char *api;       /* function name for messages */
@@ -60,6 +46,8 @@ struct rk_pr_problem {
     int direction;        /* ropekit_direction */
     const int64_t *slice; /* NULL: not given (means [0, 0]) */
     uint64_t slice_len;   /* 0 also means [0, 0] */
+    const char *missing_arg; /* a NULL non-tensor argument the face requires (aclnn's
+                                workspaceSize, executor), reported after the tensors */
 };
 
 #define RK_PR_MAX_LEAD (ROPEKIT_MAX_DIMS - 1)
@@ -85,9 +73,9 @@ struct rk_pr_plan {
     bool prefetch; /* x large enough to stream from memory */
     rk_rot_fn kernel;
     ropekit_isa isa;
-    const char *kernel_name;                 /* the kernel set, e.g. "avx512+bf16" */
-    const char *x_name;                      /* the policy's name of x, for messages */
-    int64_t x_span[2], c_span[2], s_span[2]; /* byte spans for alias checks */
+    const char *kernel_name;                    /* the kernel set, e.g. "avx512+bf16" */
+    const char *x_name;                         /* the policy's name of x, for messages */
+    struct rk_view_geom x_geom, c_geom, s_geom; /* for overlap checks of bound data */
     struct rk_shape x_shape, cs_shape;
 };
 

@@ -4,18 +4,18 @@
  * touches tensor contents. */
 #include <stdio.h>
 
-#include "core/error.h"
 #include "core/tensor_view.h"
 #include "kernels/dispatch.h"
+#include "ops/check_count.h"
 #include "ops/partial_rotary_internal.h"
 
-#define RK_FAIL(rule_id, status, ...)                                                              \
-    do {                                                                                           \
-        *rule = (rule_id);                                                                         \
-        return rk_error_set((status), __VA_ARGS__);                                                \
-    } while (0)
+#define RK_PR_STATUS_(rule, status, forward_code, gradient_code, fault, meaning)                   \
+    [RK_PR_RULE_##rule] = ROPEKIT_##status,
+static const ropekit_status rk_pr_statuses[RK_PR_RULE_COUNT] = {RK_PR_RULES(RK_PR_STATUS_)};
 
-#define RK_INVALID ROPEKIT_INVALID_ARGUMENT
+ropekit_status rk_pr_rule_status(enum rk_pr_rule rule) {
+    return rule > RK_PR_RULE_NONE && rule < RK_PR_RULE_COUNT ? rk_pr_statuses[rule] : ROPEKIT_OK;
+}
 
 /* State shared by the steps. */
 struct rk_pr_ctx {
@@ -26,6 +26,8 @@ struct rk_pr_ctx {
     int64_t d, start, end;
     struct rk_pr_checked *out;
 };
+
+#define RK_COUNT(rule) RK_COUNT_CHECK(RK_CHECKED_PARTIAL_ROTARY, RK_PR_RULE_##rule)
 
 typedef ropekit_status (*rk_pr_step)(struct rk_pr_ctx *c, enum rk_pr_rule *rule);
 
@@ -44,10 +46,13 @@ static const char *rk_pair_list(unsigned mask, char *buf, size_t len) {
 /* Row 1: descriptors present, layouts sane, data present when known. */
 static ropekit_status rk_step_null(struct rk_pr_ctx *c, enum rk_pr_rule *rule) {
     const char *api = c->pol->api;
+    RK_COUNT(NULL);
     for (int i = 0; i < 3; i++)
         if (!c->t[i])
-            RK_FAIL(RK_PR_RULE_NULL, ROPEKIT_NULL_POINTER, "%s: %s = NULL: tensor required", api,
-                    c->name[i]);
+            RK_PR_FAIL(RK_PR_RULE_NULL, "%s: %s = NULL: required", api, c->name[i]);
+    if (c->p->missing_arg)
+        RK_PR_FAIL(RK_PR_RULE_NULL, "%s: %s = NULL: required", api, c->p->missing_arg);
+    RK_COUNT(LAYOUT);
     for (int i = 0; i < 3; i++) {
         ropekit_status st = rk_tensor_check_layout(c->t[i], api, c->name[i]);
         if (st != ROPEKIT_OK) {
@@ -56,11 +61,13 @@ static ropekit_status rk_step_null(struct rk_pr_ctx *c, enum rk_pr_rule *rule) {
         }
     }
     if (c->pol->check_data)
+        RK_COUNT(DATA_NULL);
+    if (c->pol->check_data)
         for (int i = 0; i < 3; i++)
             if (c->t[i]->data == NULL && rk_tensor_numel(c->t[i]) > 0)
-                RK_FAIL(RK_PR_RULE_DATA_NULL, ROPEKIT_NULL_POINTER,
-                        "%s: %s data = NULL: a tensor with %lld elements needs data", api,
-                        c->name[i], (long long)rk_tensor_numel(c->t[i]));
+                RK_PR_FAIL(RK_PR_RULE_DATA_NULL,
+                           "%s: %s data = NULL: a tensor with %lld elements needs data", api,
+                           c->name[i], (long long)rk_tensor_numel(c->t[i]));
     c->d = c->t[0]->ndim >= 1 ? c->t[0]->shape[c->t[0]->ndim - 1] : 0;
     return ROPEKIT_OK;
 }
@@ -70,21 +77,23 @@ static ropekit_status rk_step_dtype(struct rk_pr_ctx *c, enum rk_pr_rule *rule) 
     const char *api = c->pol->api, *xn = c->name[0];
     const ropekit_tensor *x = c->t[0], *cs = c->t[1], *sn = c->t[2];
     char buf[96];
+    RK_COUNT(X_DTYPE);
+    RK_COUNT(CS_DTYPE);
+    RK_COUNT(DTYPE_PAIR);
     if (rk_kdtype_of(x->dtype) < 0)
-        RK_FAIL(RK_PR_RULE_X_DTYPE, RK_INVALID,
-                "%s: %s dtype = %d: must be float32, float16 or bfloat16", api, xn, (int)x->dtype);
+        RK_PR_FAIL(RK_PR_RULE_X_DTYPE, "%s: %s dtype = %d: must be float32, float16 or bfloat16",
+                   api, xn, (int)x->dtype);
     if (rk_kdtype_of(cs->dtype) < 0)
-        RK_FAIL(RK_PR_RULE_CS_DTYPE, RK_INVALID,
-                "%s: cos dtype = %d: must be float32, float16 or bfloat16", api, (int)cs->dtype);
+        RK_PR_FAIL(RK_PR_RULE_CS_DTYPE, "%s: cos dtype = %d: must be float32, float16 or bfloat16",
+                   api, (int)cs->dtype);
     if (sn->dtype != cs->dtype)
-        RK_FAIL(RK_PR_RULE_CS_DTYPE, RK_INVALID, "%s: sin dtype = %s: must equal cos dtype %s", api,
-                ropekit_dtype_name(sn->dtype), ropekit_dtype_name(cs->dtype));
+        RK_PR_FAIL(RK_PR_RULE_CS_DTYPE, "%s: sin dtype = %s: must equal cos dtype %s", api,
+                   ropekit_dtype_name(sn->dtype), ropekit_dtype_name(cs->dtype));
     int xk = rk_kdtype_of(x->dtype), ck = rk_kdtype_of(cs->dtype);
     if (!((c->pol->pair_mask >> (xk * 3 + ck)) & 1u))
-        RK_FAIL(RK_PR_RULE_DTYPE_PAIR, RK_INVALID,
-                "%s: (%s, cos) dtypes = (%s, %s): allowed pairs are %s", api, xn,
-                ropekit_dtype_name(x->dtype), ropekit_dtype_name(cs->dtype),
-                rk_pair_list(c->pol->pair_mask, buf, sizeof buf));
+        RK_PR_FAIL(RK_PR_RULE_DTYPE_PAIR, "%s: (%s, cos) dtypes = (%s, %s): allowed pairs are %s",
+                   api, xn, ropekit_dtype_name(x->dtype), ropekit_dtype_name(cs->dtype),
+                   rk_pair_list(c->pol->pair_mask, buf, sizeof buf));
     return ROPEKIT_OK;
 }
 
@@ -93,60 +102,66 @@ static ropekit_status rk_step_shapes(struct rk_pr_ctx *c, enum rk_pr_rule *rule)
     const char *api = c->pol->api;
     const ropekit_tensor *x = c->t[0], *cs = c->t[1], *sn = c->t[2];
     char b1[96], b2[96];
+    RK_COUNT(RANK);
+    RK_COUNT(CS_SHAPE);
     if (c->pol->require_rank4) {
         for (int i = 0; i < 3; i++)
             if (c->t[i]->ndim != 4)
-                RK_FAIL(RK_PR_RULE_RANK, RK_INVALID, "%s: %s shape = %s: must be 4-D", api,
-                        c->name[i], rk_shape_str(c->t[i], b1, sizeof b1));
+                RK_PR_FAIL(RK_PR_RULE_RANK, "%s: %s shape = %s: must be 4-D", api, c->name[i],
+                           rk_shape_str(c->t[i], b1, sizeof b1));
     } else {
         if (x->ndim < 1)
-            RK_FAIL(RK_PR_RULE_RANK, RK_INVALID, "%s: %s rank = 0: needs at least one dimension",
-                    api, c->name[0]);
+            RK_PR_FAIL(RK_PR_RULE_RANK, "%s: %s rank = 0: needs at least one dimension", api,
+                       c->name[0]);
         if (cs->ndim < 1 || cs->ndim > x->ndim)
-            RK_FAIL(RK_PR_RULE_RANK, RK_INVALID,
-                    "%s: cos rank = %d: must be in [1, rank of %s = %d]", api, (int)cs->ndim,
-                    c->name[0], (int)x->ndim);
+            RK_PR_FAIL(RK_PR_RULE_RANK, "%s: cos rank = %d: must be in [1, rank of %s = %d]", api,
+                       (int)cs->ndim, c->name[0], (int)x->ndim);
     }
     bool same = cs->ndim == sn->ndim;
     for (int32_t i = 0; same && i < cs->ndim; i++)
         same = cs->shape[i] == sn->shape[i];
     if (!same)
-        RK_FAIL(RK_PR_RULE_CS_SHAPE, RK_INVALID, "%s: sin shape = %s: must equal cos shape %s", api,
-                rk_shape_str(sn, b1, sizeof b1), rk_shape_str(cs, b2, sizeof b2));
+        RK_PR_FAIL(RK_PR_RULE_CS_SHAPE, "%s: sin shape = %s: must equal cos shape %s", api,
+                   rk_shape_str(sn, b1, sizeof b1), rk_shape_str(cs, b2, sizeof b2));
     return ROPEKIT_OK;
 }
 
 static ropekit_status rk_step_mode(struct rk_pr_ctx *c, enum rk_pr_rule *rule) {
     const int64_t mode = c->p->mode;
     const struct rk_pr_policy *pol = c->pol;
+    RK_COUNT(MODE);
     if (mode >= 0 && mode <= 3 && ((pol->mode_mask >> mode) & 1u))
         return ROPEKIT_OK;
     if (pol->mode_mask == (1u << ROPEKIT_ROTARY_INTERLEAVE))
-        RK_FAIL(RK_PR_RULE_MODE, RK_INVALID,
-                "%s: %s = %lld: only 1 (interleave) is supported by this CANN operator; "
-                "ropekit_partial_rotary accepts 0-3",
-                pol->api, pol->mode_name, (long long)mode);
-    RK_FAIL(RK_PR_RULE_MODE, RK_INVALID,
-            "%s: %s = %lld: must be 0 (half), 1 (interleave), 2 (quarter) or 3 (interleave-half)",
-            pol->api, pol->mode_name, (long long)mode);
+        RK_PR_FAIL(RK_PR_RULE_MODE,
+                   "%s: %s = %lld: only 1 (interleave) is supported by this CANN operator; "
+                   "ropekit_partial_rotary accepts 0-3",
+                   pol->api, pol->mode_name, (long long)mode);
+    RK_PR_FAIL(
+        RK_PR_RULE_MODE,
+        "%s: %s = %lld: must be 0 (half), 1 (interleave), 2 (quarter) or 3 (interleave-half)",
+        pol->api, pol->mode_name, (long long)mode);
 }
 
 /* partialSlice: NULL or empty means [0, 0]; otherwise two values in range. */
 static ropekit_status rk_step_slice(struct rk_pr_ctx *c, enum rk_pr_rule *rule) {
     const struct rk_pr_problem *p = c->p;
+    RK_COUNT(SLICE_SIZE);
+    RK_COUNT(SLICE_RANGE);
     c->start = c->end = 0;
     if (p->slice && p->slice_len != 0) {
         if (p->slice_len != 2)
-            RK_FAIL(RK_PR_RULE_SLICE_SIZE, RK_INVALID,
-                    "%s: partialSlice size = %llu: must hold 2 values [start, end) (or be empty)",
-                    c->pol->api, (unsigned long long)p->slice_len);
+            RK_PR_FAIL(
+                RK_PR_RULE_SLICE_SIZE,
+                "%s: partialSlice size = %llu: must hold 2 values [start, end) (or be empty)",
+                c->pol->api, (unsigned long long)p->slice_len);
         c->start = p->slice[0];
         c->end = p->slice[1];
     }
     if (c->start < 0 || c->end < c->start || c->end > c->d)
-        RK_FAIL(RK_PR_RULE_SLICE_RANGE, RK_INVALID,
-                "%s: slice = [%lld, %lld): must satisfy 0 <= start <= end <= D = %lld", c->pol->api,
-                (long long)c->start, (long long)c->end, (long long)c->d);
+        RK_PR_FAIL(RK_PR_RULE_SLICE_RANGE,
+                   "%s: slice = [%lld, %lld): must satisfy 0 <= start <= end <= D = %lld",
+                   c->pol->api, (long long)c->start, (long long)c->end, (long long)c->d);
     return ROPEKIT_OK;
 }
 
@@ -154,45 +169,48 @@ static ropekit_status rk_step_slice(struct rk_pr_ctx *c, enum rk_pr_rule *rule) 
 static ropekit_status rk_step_cs_len_le_d(struct rk_pr_ctx *c, enum rk_pr_rule *rule) {
     const ropekit_tensor *cs = c->t[1];
     int64_t cs_len = cs->shape[cs->ndim - 1];
+    RK_COUNT(CS_LEN_EXCEEDS_D);
     if (cs_len > c->d)
-        RK_FAIL(RK_PR_RULE_CS_LEN_EXCEEDS_D, RK_INVALID,
-                "%s: cos last dim = %lld: must not exceed D = %lld", c->pol->api, (long long)cs_len,
-                (long long)c->d);
+        RK_PR_FAIL(RK_PR_RULE_CS_LEN_EXCEEDS_D, "%s: cos last dim = %lld: must not exceed D = %lld",
+                   c->pol->api, (long long)cs_len, (long long)c->d);
     return ROPEKIT_OK;
 }
 
 static ropekit_status rk_step_max_d(struct rk_pr_ctx *c, enum rk_pr_rule *rule) {
+    RK_COUNT(MAX_D);
     if (c->pol->max_d > 0 && c->d > c->pol->max_d)
-        RK_FAIL(RK_PR_RULE_MAX_D, RK_INVALID, "%s: %s last dim D = %lld: must be <= %lld",
-                c->pol->api, c->name[0], (long long)c->d, (long long)c->pol->max_d);
+        RK_PR_FAIL(RK_PR_RULE_MAX_D, "%s: %s last dim D = %lld: must be <= %lld", c->pol->api,
+                   c->name[0], (long long)c->d, (long long)c->pol->max_d);
     return ROPEKIT_OK;
 }
 
 static ropekit_status rk_step_d_even(struct rk_pr_ctx *c, enum rk_pr_rule *rule) {
+    RK_COUNT(D_EVEN);
     if (c->pol->require_d_even && c->d % 2 != 0)
-        RK_FAIL(RK_PR_RULE_D_EVEN, RK_INVALID, "%s: %s last dim D = %lld: must be even",
-                c->pol->api, c->name[0], (long long)c->d);
+        RK_PR_FAIL(RK_PR_RULE_D_EVEN, "%s: %s last dim D = %lld: must be even", c->pol->api,
+                   c->name[0], (long long)c->d);
     return ROPEKIT_OK;
 }
 
 static ropekit_status rk_step_l_multiple(struct rk_pr_ctx *c, enum rk_pr_rule *rule) {
     const int64_t len = c->end - c->start;
     const int64_t multiple = c->p->mode == ROPEKIT_ROTARY_QUARTER ? 4 : 2;
+    RK_COUNT(L_MULTIPLE);
     if (len % multiple != 0)
-        RK_FAIL(RK_PR_RULE_L_MULTIPLE, RK_INVALID,
-                "%s: slice length end - start = %lld: must be a multiple of %lld in %s mode",
-                c->pol->api, (long long)len, (long long)multiple,
-                rk_rotary_mode_name((int)c->p->mode));
+        RK_PR_FAIL(RK_PR_RULE_L_MULTIPLE,
+                   "%s: slice length end - start = %lld: must be a multiple of %lld in %s mode",
+                   c->pol->api, (long long)len, (long long)multiple,
+                   rk_rotary_mode_name((int)c->p->mode));
     return ROPEKIT_OK;
 }
 
 static ropekit_status rk_step_cs_len(struct rk_pr_ctx *c, enum rk_pr_rule *rule) {
     const ropekit_tensor *cs = c->t[1];
     const int64_t cs_len = cs->shape[cs->ndim - 1], len = c->end - c->start;
+    RK_COUNT(CS_LEN);
     if (cs_len != len)
-        RK_FAIL(RK_PR_RULE_CS_LEN, RK_INVALID,
-                "%s: cos last dim = %lld: must equal the slice length %lld", c->pol->api,
-                (long long)cs_len, (long long)len);
+        RK_PR_FAIL(RK_PR_RULE_CS_LEN, "%s: cos last dim = %lld: must equal the slice length %lld",
+                   c->pol->api, (long long)cs_len, (long long)len);
     return ROPEKIT_OK;
 }
 
@@ -200,13 +218,14 @@ static ropekit_status rk_step_broadcast(struct rk_pr_ctx *c, enum rk_pr_rule *ru
     const ropekit_tensor *x = c->t[0], *cs = c->t[1];
     const int32_t lead_x = x->ndim - 1, lead_c = cs->ndim - 1;
     char b1[96], b2[96];
+    RK_COUNT(BROADCAST);
     for (int32_t k = 0; k < lead_c; k++) {
         int64_t cd = cs->shape[k], xd = x->shape[k + (lead_x - lead_c)];
         if (cd != 1 && cd != xd)
-            RK_FAIL(RK_PR_RULE_BROADCAST, RK_INVALID,
-                    "%s: cos shape = %s: dim %d is %lld, must be 1 or %s's %lld (%s shape %s)",
-                    c->pol->api, rk_shape_str(cs, b1, sizeof b1), (int)k, (long long)cd, c->name[0],
-                    (long long)xd, c->name[0], rk_shape_str(x, b2, sizeof b2));
+            RK_PR_FAIL(RK_PR_RULE_BROADCAST,
+                       "%s: cos shape = %s: dim %d is %lld, must be 1 or %s's %lld (%s shape %s)",
+                       c->pol->api, rk_shape_str(cs, b1, sizeof b1), (int)k, (long long)cd,
+                       c->name[0], (long long)xd, c->name[0], rk_shape_str(x, b2, sizeof b2));
     }
     return ROPEKIT_OK;
 }
@@ -214,18 +233,19 @@ static ropekit_status rk_step_broadcast(struct rk_pr_ctx *c, enum rk_pr_rule *ru
 static ropekit_status rk_step_overlap(struct rk_pr_ctx *c, enum rk_pr_rule *rule) {
     const ropekit_tensor *x = c->t[0], *cs = c->t[1], *sn = c->t[2];
     const char *api = c->pol->api, *xn = c->name[0];
+    RK_COUNT(OVERLAP);
     if (rk_tensor_self_overlaps(x))
-        RK_FAIL(RK_PR_RULE_OVERLAP, RK_INVALID,
-                "%s: %s strides: two elements share one address; an in-place output must not "
-                "overlap itself",
-                api, xn);
+        RK_PR_FAIL(RK_PR_RULE_OVERLAP,
+                   "%s: %s strides: two elements share one address; an in-place output must not "
+                   "overlap itself",
+                   api, xn);
     if (c->pol->check_data) {
         bool on_cos = rk_tensors_may_alias(x, x->data, cs, cs->data);
         if (on_cos || rk_tensors_may_alias(x, x->data, sn, sn->data))
-            RK_FAIL(RK_PR_RULE_OVERLAP, RK_INVALID,
-                    "%s: %s memory overlaps %s: the rotated tensor must not share memory with "
-                    "its coefficients",
-                    api, xn, on_cos ? "cos" : "sin");
+            RK_PR_FAIL(RK_PR_RULE_OVERLAP,
+                       "%s: %s memory overlaps %s: the rotated tensor must not share memory with "
+                       "its coefficients",
+                       api, xn, on_cos ? "cos" : "sin");
     }
     return ROPEKIT_OK;
 }

@@ -9,6 +9,7 @@
 #include "kernels/dispatch.h"
 #include "kernels/prefetch.h"
 #include "kernels/stream_store.h"
+#include "ops/check_count.h"
 #include "ops/rope_internal.h"
 
 /* Gathered mrope coefficients of up to this many bytes live on the task's stack. */
@@ -16,75 +17,6 @@
 #define RK_ROPE_MIN_TASK_BYTES (64 * 1024)
 /* Heads written past the caches are computed into this much L1 scratch first. */
 #define RK_ROPE_STREAM_SCRATCH 16384
-
-/* A view as `rows` runs of `row_bytes` contiguous bytes, `row_stride` apart: the
- * trailing dims that are packed row-major form a run, and the leading dims must walk
- * the runs with one constant stride. Views that do not fit (e.g. every other column)
- * are marked not dense and get the conservative span test. */
-struct rk_view_geom rk_view_geom_of(const ropekit_tensor *t) {
-    struct rk_view_geom g = {0};
-    struct rk_span s = rk_tensor_span(t);
-    const int64_t item = (int64_t)ropekit_dtype_size(t->dtype);
-    g.span_lo = s.lo;
-    g.span_hi = s.hi;
-    if (t->ndim < 1 || rk_tensor_numel(t) == 0)
-        return g;
-    int32_t k = t->ndim; /* dims [k, ndim) are packed */
-    int64_t run = 1;
-    while (k > 0 && (t->shape[k - 1] == 1 || t->strides[k - 1] == run)) {
-        run *= t->shape[k - 1];
-        k--;
-    }
-    int64_t rows = 1, stride = 0;
-    g.rows_dense = true;
-    for (int32_t i = k - 1; i >= 0; i--) { /* collapse the leading dims into one progression */
-        if (t->shape[i] == 1)
-            continue;
-        int64_t next; /* where a constant progression puts this dim's step */
-        if (rows == 1)
-            stride = t->strides[i];
-        else if (!rk_mul_i64(stride, rows, &next) || t->strides[i] != next)
-            g.rows_dense = false;
-        rows *= t->shape[i];
-    }
-    g.rows = rows;
-    g.row_stride = rows > 1 ? stride * item : 0;
-    g.row_bytes = run * item;
-    return g;
-}
-
-static int64_t rk_floor_div(int64_t a, int64_t b) {
-    int64_t q = a / b;
-    return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
-}
-
-bool rk_views_overlap(const struct rk_view_geom *a, const void *a_data,
-                      const struct rk_view_geom *b, const void *b_data) {
-    if (a->span_lo == a->span_hi || b->span_lo == b->span_hi)
-        return false;
-    intptr_t a0 = (intptr_t)a_data, b0 = (intptr_t)b_data;
-    if (a0 + a->span_hi <= b0 + b->span_lo || b0 + b->span_hi <= a0 + a->span_lo)
-        return false;
-    if (!a->rows_dense || !b->rows_dense)
-        return true;
-    /* A row stride S shared by both views (a single row takes the other's stride). */
-    int64_t s = a->rows > 1 ? a->row_stride : b->row_stride;
-    if (b->rows > 1 && b->row_stride != s)
-        return true;
-    if (s <= 0)
-        return true; /* two single rows whose spans intersect, or negative strides */
-    if (a->row_bytes > s || b->row_bytes > s)
-        return true;
-    /* Rows i of A and j of B meet iff d + (i - j) * s lies in (-wa, wb), d = a0 - b0. */
-    int64_t d = (int64_t)(a0 - b0), wa = a->row_bytes, wb = b->row_bytes;
-    int64_t k_lo = -rk_floor_div(wa + d - 1, s); /* smallest k with k*s >= 1 - wa - d */
-    int64_t k_hi = rk_floor_div(wb - d - 1, s);  /* largest k with k*s <= wb - d - 1 */
-    if (k_lo < -(b->rows - 1))
-        k_lo = -(b->rows - 1);
-    if (k_hi > a->rows - 1)
-        k_hi = a->rows - 1;
-    return k_lo <= k_hi;
-}
 
 /* a + b and a * b for sizes that only steer heuristics (task split, prefetch, streaming):
  * INT64_MAX when two valid views together exceed int64. */
@@ -104,13 +36,14 @@ static int64_t rk_step_bytes(const ropekit_tensor *t, int32_t i, int64_t item) {
     return t->shape[i] > 1 && rk_tensor_numel(t) > 0 ? t->strides[i] * item : 0;
 }
 
-static void rk_rope_side_make(struct rk_rope_side *side, struct rk_view_geom *in_geom,
-                              struct rk_view_geom *out_geom, const ropekit_tensor *in,
-                              const ropekit_tensor *out, int64_t heads, int64_t hs) {
+static void rk_rope_side_make(struct rk_rope_side *side, const ropekit_tensor *in,
+                              const ropekit_tensor *out, int64_t heads, int64_t hs,
+                              bool same_layout) {
     if (!in)
         return;
     const int64_t xs = (int64_t)ropekit_dtype_size(in->dtype);
     side->present = true;
+    side->same_layout = same_layout;
     side->heads = heads;
     side->in_tok = rk_step_bytes(in, 0, xs);
     side->out_tok = rk_step_bytes(out, 0, xs);
@@ -121,11 +54,6 @@ static void rk_rope_side_make(struct rk_rope_side *side, struct rk_view_geom *in
     side->out_head = out->ndim == 3 ? rk_step_bytes(out, 1, xs)
                      : heads > 1    ? hs * side->out_col
                                     : 0;
-    side->same_layout = in->ndim == out->ndim;
-    for (int32_t i = 0; side->same_layout && i < in->ndim; i++)
-        side->same_layout = in->strides[i] == out->strides[i] || in->shape[i] == 1;
-    *in_geom = rk_view_geom_of(in);
-    *out_geom = rk_view_geom_of(out);
 }
 
 ropekit_status rk_rope_plan_make(const struct rk_rope_problem *p, const struct rk_rope_policy *pol,
@@ -154,17 +82,15 @@ ropekit_status rk_rope_plan_make(const struct rk_rope_problem *p, const struct r
     pl->q_shape = rk_shape_of(p->query_in);
     pl->k_shape = rk_shape_of(p->key_in);
     pl->cache_shape = rk_shape_of(cache);
-    rk_rope_side_make(&pl->q, &pl->geom[RK_ROPE_Q_IN], &pl->geom[RK_ROPE_Q_OUT], p->query_in,
-                      p->query_out, chk.q_heads, p->head_size);
-    rk_rope_side_make(&pl->k, &pl->geom[RK_ROPE_K_IN], &pl->geom[RK_ROPE_K_OUT], p->key_in,
-                      p->key_out, chk.k_heads, p->head_size);
+    rk_rope_side_make(&pl->q, p->query_in, p->query_out, chk.q_heads, p->head_size,
+                      chk.same_layout[0]);
+    rk_rope_side_make(&pl->k, p->key_in, p->key_out, chk.k_heads, p->head_size, chk.same_layout[1]);
+    memcpy(pl->geom, chk.geom, sizeof pl->geom);
     pl->pos_col = rk_step_bytes(pos, pos->ndim - 1, 8);
     pl->pos_row = pos->ndim == 2 ? rk_step_bytes(pos, 0, 8) : 0;
     const int64_t cs = (int64_t)ropekit_dtype_size(cache->dtype);
     pl->cache_row = rk_step_bytes(cache, 0, cs);
     pl->cache_col = rk_step_bytes(cache, 1, cs);
-    pl->geom[RK_ROPE_POS] = rk_view_geom_of(pos);
-    pl->geom[RK_ROPE_CACHE] = rk_view_geom_of(cache);
 
     if (pl->noop)
         return ROPEKIT_OK;
@@ -200,47 +126,25 @@ ropekit_status rk_rope_plan_make(const struct rk_rope_problem *p, const struct r
     return ROPEKIT_OK;
 }
 
-/* Overlap rules (SPEC §5.5 row 16): an output may be exactly its own input (in place);
- * otherwise no output shares a byte with itself, another output or any input. */
 ropekit_status rk_rope_check_data(const struct rk_rope_plan *pl, const char *api,
                                   const int64_t *positions, const void *q_in, const void *k_in,
                                   const void *cache, const void *q_out, const void *k_out,
                                   enum rk_rope_rule *rule) {
-    *rule = RK_ROPE_RULE_NONE;
-    const void *data[6] = {positions, q_in, k_in, cache, q_out, k_out};
-    const struct rk_view_geom *geom = pl->geom;
     static const char *names[6] = {"positions",   "queryIn",  "keyIn",
                                    "cosSinCache", "queryOut", "keyOut"};
+    const void *const data[6] = {positions, q_in, k_in, cache, q_out, k_out};
     const bool present[6] = {true, pl->q.present, pl->k.present,
                              true, pl->q.present, pl->k.present};
-    for (int i = 0; i < 6; i++) {
-        if (present[i] && !data[i] && geom[i].span_hi > geom[i].span_lo) {
-            *rule = RK_ROPE_RULE_DATA_NULL;
-            return rk_error_set(ROPEKIT_NULL_POINTER, "%s: %s data = NULL: required", api,
-                                names[i]);
-        }
-    }
+    const bool same_layout[2] = {pl->q.same_layout, pl->k.same_layout};
+    *rule = RK_ROPE_RULE_NONE;
+    RK_COUNT_CHECK(RK_CHECKED_ROPE, RK_ROPE_RULE_DATA_NULL);
+    for (int i = 0; i < 6; i++)
+        if (present[i] && !data[i] && pl->geom[i].span_hi > pl->geom[i].span_lo)
+            RK_ROPE_FAIL(RK_ROPE_RULE_DATA_NULL, "%s: %s data = NULL: required", api, names[i]);
     if (pl->noop)
         return ROPEKIT_OK;
-    for (int o = 4; o < 6; o++) {
-        if (!present[o])
-            continue;
-        const struct rk_rope_side *side = o == 4 ? &pl->q : &pl->k;
-        for (int i = 0; i < 6; i++) {
-            if (!present[i] || i == o)
-                continue;
-            if (i == o - 3 && data[i] == data[o] && side->same_layout)
-                continue; /* in place */
-            if (rk_views_overlap(&geom[o], data[o], &geom[i], data[i])) {
-                *rule = RK_ROPE_RULE_OVERLAP;
-                return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
-                                    "%s: %s memory overlaps %s: an output may only be exactly "
-                                    "its input (in place)",
-                                    api, names[o], names[i]);
-            }
-        }
-    }
-    return ROPEKIT_OK;
+    RK_COUNT_CHECK(RK_CHECKED_ROPE, RK_ROPE_RULE_OVERLAP);
+    return rk_rope_check_overlaps(api, pl->geom, present, same_layout, data, rule);
 }
 
 static int64_t rk_position(const struct rk_rope_plan *pl, const int64_t *positions, int row,
@@ -392,16 +296,14 @@ ropekit_status rk_rope_run(const struct rk_rope_plan *pl, const char *api, const
     if (pl->noop)
         return ROPEKIT_OK;
     /* SPEC §5.5 (E): every position is checked before anything is written. */
+    RK_COUNT_CHECK(RK_CHECKED_ROPE, RK_ROPE_RULE_POS_RANGE);
     for (int r = 0; r < pl->nsec; r++)
         for (int64_t t = 0; t < pl->tokens; t++) {
             int64_t v = rk_position(pl, positions, r, t);
-            if (v < 0 || v >= pl->max_pos) {
-                *rule = RK_ROPE_RULE_POS_RANGE;
-                return rk_error_set(ROPEKIT_OUT_OF_RANGE,
-                                    "%s: positions[%d][%lld] = %lld: must be in [0, maxSeqLen = "
-                                    "%lld)",
-                                    api, r, (long long)t, (long long)v, (long long)pl->max_pos);
-            }
+            if (v < 0 || v >= pl->max_pos)
+                RK_ROPE_FAIL(RK_ROPE_RULE_POS_RANGE,
+                             "%s: positions[%d][%lld] = %lld: must be in [0, maxSeqLen = %lld)",
+                             api, r, (long long)t, (long long)v, (long long)pl->max_pos);
         }
     struct rk_rope_run run = {pl,
                               positions,
@@ -416,10 +318,8 @@ ropekit_status rk_rope_run(const struct rk_rope_plan *pl, const char *api, const
     const int64_t scratch = 2 * pl->half * (int64_t)ropekit_dtype_size(pl->cs_dtype);
     if (pl->mrope && scratch > RK_ROPE_STACK_SCRATCH) {
         run.heap_scratch = malloc((size_t)(pl->tasks * scratch));
-        if (!run.heap_scratch) {
-            *rule = RK_ROPE_RULE_NO_MEMORY;
-            return rk_error_set(ROPEKIT_NO_MEMORY, "%s: scratch: out of memory", api);
-        }
+        if (!run.heap_scratch)
+            RK_ROPE_FAIL(RK_ROPE_RULE_NO_MEMORY, "%s: scratch: out of memory", api);
     }
     rk_parallel_for(pl->tasks, pl->threads, rk_rope_task, &run);
     free(run.heap_scratch);

@@ -9,33 +9,16 @@
 
 #include "kernels/rope_kernel.h"
 #include "core/tensor_view.h"
+#include "ops/rope_rules.h"
 #include "ropekit/ropekit.h"
 
-/* Validation rules in the order of SPEC §5.5. */
-enum rk_rope_rule {
-    RK_ROPE_RULE_NONE = 0,
-    RK_ROPE_RULE_CACHE_MODE,     /* cache mode not 0/1 (V2 checks it before nulls) */
-    RK_ROPE_RULE_NULL,           /* a required tensor is NULL */
-    RK_ROPE_RULE_LAYOUT,         /* bad rank, negative dim, size overflow */
-    RK_ROPE_RULE_DATA_NULL,      /* a non-empty tensor has no data */
-    RK_ROPE_RULE_POS_DTYPE,      /* positions not int64 */
-    RK_ROPE_RULE_DTYPE,          /* query/key/cache/output dtypes */
-    RK_ROPE_RULE_RANK,           /* query/key/cache ranks */
-    RK_ROPE_RULE_EMPTY,          /* an input is empty (aclnn) */
-    RK_ROPE_RULE_TOKENS,         /* key tokens != query tokens */
-    RK_ROPE_RULE_OUT_SHAPE,      /* output shape != input shape */
-    RK_ROPE_RULE_SECTIONS,       /* section count or a negative section */
-    RK_ROPE_RULE_SECTION_VALUES, /* 2 * sum != rotary_dim, or not whitelisted (aclnn) */
-    RK_ROPE_RULE_HEAD_SIZE,      /* head size < 1 */
-    RK_ROPE_RULE_MODE_SECTIONS,  /* cache mode 1 needs exactly 3 sections */
-    RK_ROPE_RULE_HEADS,          /* hidden size not a multiple of head size */
-    RK_ROPE_RULE_ALIGN,          /* head size / rotary dim alignment (aclnn) */
-    RK_ROPE_RULE_ROT_DIM,        /* rotary dim odd, zero, or above head size */
-    RK_ROPE_RULE_POS_SHAPE,      /* positions shape != [T] / [m, T] */
-    RK_ROPE_RULE_OVERLAP,        /* an output overlaps itself or another tensor */
-    RK_ROPE_RULE_POS_RANGE,      /* a position outside [0, max_positions) (execution) */
-    RK_ROPE_RULE_NO_MEMORY
-};
+/* Validation rules (the table in rope_rules.h), in the order of SPEC §5.5. */
+#define RK_ROPE_RULE_ENUM_(rule, status, code, fault, meaning) RK_ROPE_RULE_##rule,
+enum rk_rope_rule { RK_ROPE_RULE_NONE = 0, RK_ROPE_RULES(RK_ROPE_RULE_ENUM_) RK_ROPE_RULE_COUNT };
+#undef RK_ROPE_RULE_ENUM_
+
+/* The native status of a failure of `rule`. */
+ropekit_status rk_rope_rule_status(enum rk_rope_rule rule);
 
 struct rk_rope_policy {
     const char *api;
@@ -51,13 +34,8 @@ struct rk_rope_problem {
     const int64_t *sections;
     uint64_t num_sections; /* sections != NULL: number of values */
     int64_t cache_mode;
-};
-
-/* Where one tensor's bytes lie, for overlap checks with real addresses. */
-struct rk_view_geom {
-    int64_t span_lo, span_hi; /* bytes relative to data */
-    bool rows_dense;          /* each of `rows` rows is `row_bytes` contiguous bytes */
-    int64_t rows, row_stride, row_bytes;
+    const char *missing_arg; /* a NULL non-tensor argument the face requires (aclnn's
+                                workspaceSize, executor), reported after the tensors */
 };
 
 struct rk_rope_side {
@@ -103,7 +81,8 @@ ropekit_status rk_rope_plan_make(const struct rk_rope_problem *problem,
                                  const struct rk_rope_policy *policy, struct rk_rope_plan *plan,
                                  enum rk_rope_rule *rule);
 
-/* Data pointers, overlaps (SPEC §5.5 row 16). */
+/* Data bound after the plan was made: pointers present, no overlaps (SPEC §5.5 row 16).
+ * Phase 1 and a plan made with check_data have checked their data already. */
 ropekit_status rk_rope_check_data(const struct rk_rope_plan *plan, const char *api,
                                   const int64_t *positions, const void *q_in, const void *k_in,
                                   const void *cache, const void *q_out, const void *k_out,

@@ -1,24 +1,25 @@
-/* Validation of a RopeWithSinCosCache problem, in the order of SPEC §5.5. Nothing here
- * reads tensor contents (positions are checked when the work runs). */
+/* Validation of a RopeWithSinCosCache problem: one small step per row of SPEC §5.5, run
+ * in that order, so the first broken rule (and its message) is the one CANN would
+ * report. Nothing here reads tensor contents (positions are checked when the work
+ * runs). */
 #include <stdio.h>
 
-#include "core/error.h"
 #include "core/tensor_view.h"
 #include "kernels/dispatch.h"
+#include "ops/check_count.h"
 #include "ops/rope_internal.h"
 
-#define RK_FAIL(rule_id, status, ...)                                                              \
-    do {                                                                                           \
-        *rule = (rule_id);                                                                         \
-        return rk_error_set((status), __VA_ARGS__);                                                \
-    } while (0)
+#define RK_ROPE_STATUS_(rule, status, code, fault, meaning)                                        \
+    [RK_ROPE_RULE_##rule] = ROPEKIT_##status,
+static const ropekit_status rk_rope_statuses[RK_ROPE_RULE_COUNT] = {RK_ROPE_RULES(RK_ROPE_STATUS_)};
 
-#define RK_INVALID ROPEKIT_INVALID_ARGUMENT
+ropekit_status rk_rope_rule_status(enum rk_rope_rule rule) {
+    return rule > RK_ROPE_RULE_NONE && rule < RK_ROPE_RULE_COUNT ? rk_rope_statuses[rule]
+                                                                 : ROPEKIT_OK;
+}
 
-/* CANN's mrope section whitelist (one shared list for V1 and V2, SPEC §5.5 row 9). */
-static const int64_t rk_whitelist[][5] = {
-    {3, 16, 24, 24}, {3, 8, 12, 12}, {3, 24, 20, 20}, {3, 11, 11, 10}, {4, 16, 16, 16, 16},
-};
+#define RK_SECTIONS_ROW_(count, s0, s1, s2, s3) {count, s0, s1, s2, s3},
+static const int64_t rk_whitelist[][5] = {RK_ACLNN_MROPE_SECTIONS(RK_SECTIONS_ROW_)};
 
 static bool rk_whitelisted(const int64_t *sec, uint64_t n) {
     for (size_t w = 0; w < sizeof rk_whitelist / sizeof rk_whitelist[0]; w++) {
@@ -31,6 +32,25 @@ static bool rk_whitelisted(const int64_t *sec, uint64_t n) {
             return true;
     }
     return false;
+}
+
+/* "[16,24,24], [8,12,12], ... and [16,16,16,16]" */
+static const char *rk_whitelist_str(char *buf, size_t len) {
+    const size_t n = sizeof rk_whitelist / sizeof rk_whitelist[0];
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t w = 0; w < n && used < len; w++) {
+        used += (size_t)snprintf(buf + used, len - used, "%s[",
+                                 w == 0      ? ""
+                                 : w + 1 < n ? ", "
+                                             : " and ");
+        for (int64_t i = 0; i < rk_whitelist[w][0] && used < len; i++)
+            used += (size_t)snprintf(buf + used, len - used, i ? ",%lld" : "%lld",
+                                     (long long)rk_whitelist[w][i + 1]);
+        if (used < len)
+            used += (size_t)snprintf(buf + used, len - used, "]");
+    }
+    return buf;
 }
 
 static const char *rk_sections_str(const int64_t *sec, uint64_t n, char *buf, size_t len) {
@@ -51,195 +71,383 @@ static bool rk_same_shape(const ropekit_tensor *a, const ropekit_tensor *b) {
     return true;
 }
 
-ropekit_status rk_rope_validate(const struct rk_rope_problem *p, const struct rk_rope_policy *pol,
-                                struct rk_rope_checked *out, enum rk_rope_rule *rule) {
-    const char *api = pol->api;
-    char b1[96], b2[96];
-    *rule = RK_ROPE_RULE_NONE;
+#define RK_COUNT(rule) RK_COUNT_CHECK(RK_CHECKED_ROPE, RK_ROPE_RULE_##rule)
 
-    if (p->cache_mode != 0 && p->cache_mode != 1)
-        RK_FAIL(RK_ROPE_RULE_CACHE_MODE, RK_INVALID, "%s: cacheMode = %lld: must be 0 or 1", api,
-                (long long)p->cache_mode);
+static const char *const rk_names[6] = {"positions",   "queryIn",  "keyIn",
+                                        "cosSinCache", "queryOut", "keyOut"};
 
-    const ropekit_tensor *pos = p->positions, *qi = p->query_in, *ki = p->key_in, *cache = p->cache,
-                         *qo = p->query_out, *ko = p->key_out;
-    const ropekit_tensor *all[6] = {pos, qi, ki, cache, qo, ko};
-    static const char *names[6] = {"positions",   "queryIn",  "keyIn",
-                                   "cosSinCache", "queryOut", "keyOut"};
+/* State shared by the steps. */
+struct rk_rope_ctx {
+    const struct rk_rope_problem *p;
+    const struct rk_rope_policy *pol;
+    const ropekit_tensor *t[6]; /* in the order of enum RK_ROPE_POS... */
+    const ropekit_tensor *x;    /* queryIn, or keyIn without a query: defines the dtype */
+    const char *x_name;
+    uint64_t nsec; /* sections given (0: none) */
+    int64_t sum;   /* of the sections */
+    struct rk_rope_checked *out;
+};
+
+typedef ropekit_status (*rk_rope_step)(struct rk_rope_ctx *c, enum rk_rope_rule *rule);
+
+/* Row 0: V2 checks cacheMode before anything else. */
+static ropekit_status rk_step_cache_mode(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
+    RK_COUNT(CACHE_MODE);
+    if (c->p->cache_mode != 0 && c->p->cache_mode != 1)
+        RK_ROPE_FAIL(RK_ROPE_RULE_CACHE_MODE, "%s: cacheMode = %lld: must be 0 or 1", c->pol->api,
+                     (long long)c->p->cache_mode);
+    return ROPEKIT_OK;
+}
+
+/* Row 1: the tensors (the native face may leave out a query or key pair), then the
+ * face's other required arguments. */
+static ropekit_status rk_step_null(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
+    const char *api = c->pol->api;
+    const ropekit_tensor *const *t = c->t;
+    RK_COUNT(NULL);
     for (int i = 0; i < 6; i++) {
-        bool optional = !pol->aclnn && i != 0 && i != 3;
-        if (!all[i] && !optional)
-            RK_FAIL(RK_ROPE_RULE_NULL, ROPEKIT_NULL_POINTER, "%s: %s = NULL: required", api,
-                    names[i]);
+        bool optional = !c->pol->aclnn && i != RK_ROPE_POS && i != RK_ROPE_CACHE;
+        if (!t[i] && !optional)
+            RK_ROPE_FAIL(RK_ROPE_RULE_NULL, "%s: %s = NULL: required", api, rk_names[i]);
     }
-    if (!!qi != !!qo || !!ki != !!ko)
-        RK_FAIL(RK_ROPE_RULE_NULL, ROPEKIT_NULL_POINTER,
-                "%s: %s = NULL: an input and its output come together", api,
-                !qi   ? "queryIn"
-                : !qo ? "queryOut"
-                : !ki ? "keyIn"
-                      : "keyOut");
-    if (!qi && !ki)
-        RK_FAIL(RK_ROPE_RULE_NULL, ROPEKIT_NULL_POINTER,
-                "%s: queryIn = keyIn = NULL: nothing to rotate", api);
+    if (!!t[RK_ROPE_Q_IN] != !!t[RK_ROPE_Q_OUT] || !!t[RK_ROPE_K_IN] != !!t[RK_ROPE_K_OUT])
+        RK_ROPE_FAIL(RK_ROPE_RULE_NULL, "%s: %s = NULL: an input and its output come together", api,
+                     !t[RK_ROPE_Q_IN]    ? "queryIn"
+                     : !t[RK_ROPE_Q_OUT] ? "queryOut"
+                     : !t[RK_ROPE_K_IN]  ? "keyIn"
+                                         : "keyOut");
+    if (!t[RK_ROPE_Q_IN] && !t[RK_ROPE_K_IN])
+        RK_ROPE_FAIL(RK_ROPE_RULE_NULL, "%s: queryIn = keyIn = NULL: nothing to rotate", api);
+    if (c->p->missing_arg)
+        RK_ROPE_FAIL(RK_ROPE_RULE_NULL, "%s: %s = NULL: required", api, c->p->missing_arg);
+    c->x = t[RK_ROPE_Q_IN] ? t[RK_ROPE_Q_IN] : t[RK_ROPE_K_IN];
+    c->x_name = t[RK_ROPE_Q_IN] ? "queryIn" : "keyIn";
+    return ROPEKIT_OK;
+}
+
+static ropekit_status rk_step_layout(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
+    RK_COUNT(LAYOUT);
     for (int i = 0; i < 6; i++) {
-        if (!all[i])
+        if (!c->t[i])
             continue;
-        ropekit_status st = rk_tensor_check_layout(all[i], api, names[i]);
+        ropekit_status st = rk_tensor_check_layout(c->t[i], c->pol->api, rk_names[i]);
         if (st != ROPEKIT_OK) {
             *rule = RK_ROPE_RULE_LAYOUT;
             return st;
         }
     }
-    if (pol->check_data)
-        for (int i = 0; i < 6; i++)
-            if (all[i] && !all[i]->data && rk_tensor_numel(all[i]) > 0)
-                RK_FAIL(RK_ROPE_RULE_DATA_NULL, ROPEKIT_NULL_POINTER,
-                        "%s: %s data = NULL: a tensor with %lld elements needs data", api, names[i],
-                        (long long)rk_tensor_numel(all[i]));
+    return ROPEKIT_OK;
+}
 
-    if (pos->dtype != ROPEKIT_I64)
-        RK_FAIL(RK_ROPE_RULE_POS_DTYPE, RK_INVALID, "%s: positions dtype = %d: must be int64", api,
-                (int)pos->dtype);
-    const ropekit_tensor *x = qi ? qi : ki; /* defines the element type */
-    const char *xname = qi ? "queryIn" : "keyIn";
+/* When the data pointers are known now (phase 1); otherwise execution checks them. */
+static ropekit_status rk_step_data_null(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
+    if (!c->pol->check_data)
+        return ROPEKIT_OK;
+    RK_COUNT(DATA_NULL);
+    for (int i = 0; i < 6; i++)
+        if (c->t[i] && !c->t[i]->data && rk_tensor_numel(c->t[i]) > 0)
+            RK_ROPE_FAIL(RK_ROPE_RULE_DATA_NULL,
+                         "%s: %s data = NULL: a tensor with %lld elements needs data", c->pol->api,
+                         rk_names[i], (long long)rk_tensor_numel(c->t[i]));
+    return ROPEKIT_OK;
+}
+
+static ropekit_status rk_step_pos_dtype(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
+    RK_COUNT(POS_DTYPE);
+    if (c->t[RK_ROPE_POS]->dtype != ROPEKIT_I64)
+        RK_ROPE_FAIL(RK_ROPE_RULE_POS_DTYPE, "%s: positions dtype = %d: must be int64", c->pol->api,
+                     (int)c->t[RK_ROPE_POS]->dtype);
+    return ROPEKIT_OK;
+}
+
+static ropekit_status rk_step_dtype(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
+    const char *api = c->pol->api;
+    const ropekit_tensor *x = c->x;
+    RK_COUNT(DTYPE);
     if (rk_kdtype_of(x->dtype) < 0)
-        RK_FAIL(RK_ROPE_RULE_DTYPE, RK_INVALID,
-                "%s: %s dtype = %d: must be float32, float16 or bfloat16", api, xname,
-                (int)x->dtype);
+        RK_ROPE_FAIL(RK_ROPE_RULE_DTYPE, "%s: %s dtype = %d: must be float32, float16 or bfloat16",
+                     api, c->x_name, (int)x->dtype);
     for (int i = 1; i < 6; i++) {
-        if (!all[i] || all[i] == x)
+        const ropekit_tensor *t = c->t[i];
+        if (!t || t == x)
             continue;
-        bool cache_free = i == 3 && !pol->aclnn; /* native: any float cache dtype */
-        if (cache_free ? rk_kdtype_of(all[i]->dtype) < 0 : all[i]->dtype != x->dtype)
-            RK_FAIL(RK_ROPE_RULE_DTYPE, RK_INVALID, "%s: %s dtype = %d: must %s", api, names[i],
-                    (int)all[i]->dtype,
-                    cache_free ? "be float32, float16 or bfloat16" : "equal queryIn's dtype");
+        bool cache_free = i == RK_ROPE_CACHE && !c->pol->aclnn; /* native: any float cache */
+        if (cache_free ? rk_kdtype_of(t->dtype) < 0 : t->dtype != x->dtype)
+            RK_ROPE_FAIL(RK_ROPE_RULE_DTYPE, "%s: %s dtype = %d: must %s", api, rk_names[i],
+                         (int)t->dtype,
+                         cache_free ? "be float32, float16 or bfloat16" : "equal queryIn's dtype");
     }
+    return ROPEKIT_OK;
+}
 
-    const int max_rank = pol->aclnn ? 2 : 3;
-    for (int i = 1; i <= 3; i++) {
-        if (!all[i])
+static ropekit_status rk_step_rank(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
+    const int max_rank = c->pol->aclnn ? 2 : 3;
+    char b1[96];
+    RK_COUNT(RANK);
+    for (int i = RK_ROPE_Q_IN; i <= RK_ROPE_CACHE; i++) {
+        const ropekit_tensor *t = c->t[i];
+        if (!t)
             continue;
-        int lo = 2, hi = i == 3 ? 2 : max_rank;
-        if (all[i]->ndim < lo || all[i]->ndim > hi)
-            RK_FAIL(RK_ROPE_RULE_RANK, RK_INVALID, "%s: %s shape = %s: must be %s", api, names[i],
-                    rk_shape_str(all[i], b1, sizeof b1),
-                    hi == 2 ? "2-D" : "2-D [T, H*headSize] or 3-D [T, H, headSize]");
+        int hi = i == RK_ROPE_CACHE ? 2 : max_rank;
+        if (t->ndim < 2 || t->ndim > hi)
+            RK_ROPE_FAIL(RK_ROPE_RULE_RANK, "%s: %s shape = %s: must be %s", c->pol->api,
+                         rk_names[i], rk_shape_str(t, b1, sizeof b1),
+                         hi == 2 ? "2-D" : "2-D [T, H*headSize] or 3-D [T, H, headSize]");
     }
-    if (pol->aclnn) {
-        static const int nonempty[4] = {1, 2, 3, 0};
-        for (int n = 0; n < 4; n++)
-            if (rk_tensor_numel(all[nonempty[n]]) == 0)
-                RK_FAIL(RK_ROPE_RULE_EMPTY, RK_INVALID, "%s: %s shape = %s: must not be empty", api,
-                        names[nonempty[n]], rk_shape_str(all[nonempty[n]], b1, sizeof b1));
-    }
-    const int64_t tokens = x->shape[0];
-    if (qi && ki && ki->shape[0] != tokens)
-        RK_FAIL(RK_ROPE_RULE_TOKENS, RK_INVALID,
-                "%s: keyIn shape[0] = %lld: must equal queryIn's numTokens %lld", api,
-                (long long)ki->shape[0], (long long)tokens);
-    if ((qi && !rk_same_shape(qo, qi)) || (ki && !rk_same_shape(ko, ki))) {
-        bool q_bad = qi && !rk_same_shape(qo, qi);
-        RK_FAIL(RK_ROPE_RULE_OUT_SHAPE, RK_INVALID, "%s: %s shape = %s: must equal %s shape %s",
-                api, q_bad ? "queryOut" : "keyOut", rk_shape_str(q_bad ? qo : ko, b1, sizeof b1),
-                q_bad ? "queryIn" : "keyIn", rk_shape_str(q_bad ? qi : ki, b2, sizeof b2));
-    }
+    return ROPEKIT_OK;
+}
 
-    const int64_t *sec = p->sections;
-    uint64_t nsec = sec ? p->num_sections : 0;
-    if (sec && pol->aclnn && nsec != 3 && nsec != 4)
-        RK_FAIL(RK_ROPE_RULE_SECTIONS, RK_INVALID, "%s: mropeSection size = %llu: must be 3 or 4",
-                api, (unsigned long long)nsec);
-    if (nsec > ROPEKIT_ROPE_MAX_SECTIONS)
-        RK_FAIL(RK_ROPE_RULE_SECTIONS, RK_INVALID, "%s: sections count = %llu: at most %d", api,
-                (unsigned long long)nsec, ROPEKIT_ROPE_MAX_SECTIONS);
-    int64_t sum = 0;
-    for (uint64_t i = 0; i < nsec; i++) {
+/* aclnn: no empty input (CANN's order: queryIn, keyIn, cosSinCache, positions). */
+static ropekit_status rk_step_empty(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
+    static const int order[4] = {RK_ROPE_Q_IN, RK_ROPE_K_IN, RK_ROPE_CACHE, RK_ROPE_POS};
+    char b1[96];
+    if (!c->pol->aclnn)
+        return ROPEKIT_OK;
+    RK_COUNT(EMPTY);
+    for (int n = 0; n < 4; n++)
+        if (rk_tensor_numel(c->t[order[n]]) == 0)
+            RK_ROPE_FAIL(RK_ROPE_RULE_EMPTY, "%s: %s shape = %s: must not be empty", c->pol->api,
+                         rk_names[order[n]], rk_shape_str(c->t[order[n]], b1, sizeof b1));
+    return ROPEKIT_OK;
+}
+
+static ropekit_status rk_step_tokens(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
+    const ropekit_tensor *qi = c->t[RK_ROPE_Q_IN], *ki = c->t[RK_ROPE_K_IN];
+    RK_COUNT(TOKENS);
+    c->out->tokens = c->x->shape[0];
+    if (qi && ki && ki->shape[0] != c->out->tokens)
+        RK_ROPE_FAIL(RK_ROPE_RULE_TOKENS,
+                     "%s: keyIn shape[0] = %lld: must equal queryIn's numTokens %lld", c->pol->api,
+                     (long long)ki->shape[0], (long long)c->out->tokens);
+    return ROPEKIT_OK;
+}
+
+static ropekit_status rk_step_out_shape(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
+    const ropekit_tensor *qi = c->t[RK_ROPE_Q_IN], *ki = c->t[RK_ROPE_K_IN];
+    const ropekit_tensor *qo = c->t[RK_ROPE_Q_OUT], *ko = c->t[RK_ROPE_K_OUT];
+    char b1[96], b2[96];
+    RK_COUNT(OUT_SHAPE);
+    bool q_bad = qi && !rk_same_shape(qo, qi);
+    if (q_bad || (ki && !rk_same_shape(ko, ki)))
+        RK_ROPE_FAIL(RK_ROPE_RULE_OUT_SHAPE, "%s: %s shape = %s: must equal %s shape %s",
+                     c->pol->api, q_bad ? "queryOut" : "keyOut",
+                     rk_shape_str(q_bad ? qo : ko, b1, sizeof b1), q_bad ? "queryIn" : "keyIn",
+                     rk_shape_str(q_bad ? qi : ki, b2, sizeof b2));
+    return ROPEKIT_OK;
+}
+
+static ropekit_status rk_step_sections(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
+    const char *api = c->pol->api;
+    const int64_t *sec = c->p->sections;
+    RK_COUNT(SECTIONS);
+    c->nsec = sec ? c->p->num_sections : 0;
+    if (sec && c->pol->aclnn && c->nsec != 3 && c->nsec != 4)
+        RK_ROPE_FAIL(RK_ROPE_RULE_SECTIONS, "%s: mropeSection size = %llu: must be 3 or 4", api,
+                     (unsigned long long)c->nsec);
+    if (c->nsec > ROPEKIT_ROPE_MAX_SECTIONS)
+        RK_ROPE_FAIL(RK_ROPE_RULE_SECTIONS, "%s: sections count = %llu: at most %d", api,
+                     (unsigned long long)c->nsec, ROPEKIT_ROPE_MAX_SECTIONS);
+    c->sum = 0;
+    for (uint64_t i = 0; i < c->nsec; i++) {
         if (sec[i] < 0)
-            RK_FAIL(RK_ROPE_RULE_SECTIONS, RK_INVALID,
-                    "%s: mropeSection[%llu] = %lld: must be >= 0", api, (unsigned long long)i,
-                    (long long)sec[i]);
-        if (!rk_add_i64(sum, sec[i], &sum))
-            RK_FAIL(RK_ROPE_RULE_SECTIONS, RK_INVALID, "%s: mropeSection sum overflows", api);
+            RK_ROPE_FAIL(RK_ROPE_RULE_SECTIONS, "%s: mropeSection[%llu] = %lld: must be >= 0", api,
+                         (unsigned long long)i, (long long)sec[i]);
+        if (!rk_add_i64(c->sum, sec[i], &c->sum))
+            RK_ROPE_FAIL(RK_ROPE_RULE_SECTIONS, "%s: mropeSection sum overflows", api);
     }
-    const bool mrope = nsec > 0 && sec[0] > 0;
-    const int64_t rot_dim = cache->shape[1];
-    if (mrope) {
-        if (rot_dim % 2 != 0 || sum != rot_dim / 2) /* 2 * sum would overflow for a huge sum */
-            RK_FAIL(RK_ROPE_RULE_SECTION_VALUES, RK_INVALID,
-                    "%s: mropeSection = %s: 2 * sum (sum = %lld) must equal rotaryDim %lld", api,
-                    rk_sections_str(sec, nsec, b1, sizeof b1), (long long)sum, (long long)rot_dim);
-        if (pol->aclnn && !rk_whitelisted(sec, nsec))
-            RK_FAIL(RK_ROPE_RULE_SECTION_VALUES, RK_INVALID,
-                    "%s: mropeSection = %s: CANN supports [16,24,24], [8,12,12], [24,20,20], "
-                    "[11,11,10] and [16,16,16,16]; ropekit_rope accepts any sections",
-                    api, rk_sections_str(sec, nsec, b1, sizeof b1));
-    }
-    if (p->head_size < 1)
-        RK_FAIL(RK_ROPE_RULE_HEAD_SIZE, RK_INVALID, "%s: headSize = %lld: must be >= 1", api,
-                (long long)p->head_size);
-    if (mrope && p->cache_mode != 0 && nsec != 3)
-        RK_FAIL(RK_ROPE_RULE_MODE_SECTIONS, RK_INVALID,
-                "%s: cacheMode = %lld with %llu sections: interleaved mrope needs 3 sections", api,
-                (long long)p->cache_mode, (unsigned long long)nsec);
+    c->out->mrope = c->nsec > 0 && sec[0] > 0;
+    c->out->rot_dim = c->t[RK_ROPE_CACHE]->shape[1];
+    return ROPEKIT_OK;
+}
 
-    const int64_t hs = p->head_size;
-    for (int i = 1; i <= 2; i++) {
-        const ropekit_tensor *t = all[i];
+static ropekit_status rk_step_section_values(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
+    const int64_t *sec = c->p->sections, rot_dim = c->out->rot_dim;
+    char b1[96], b2[160];
+    if (!c->out->mrope)
+        return ROPEKIT_OK;
+    RK_COUNT(SECTION_VALUES);
+    if (rot_dim % 2 != 0 || c->sum != rot_dim / 2) /* 2 * sum would overflow for a huge sum */
+        RK_ROPE_FAIL(RK_ROPE_RULE_SECTION_VALUES,
+                     "%s: mropeSection = %s: 2 * sum (sum = %lld) must equal rotaryDim %lld",
+                     c->pol->api, rk_sections_str(sec, c->nsec, b1, sizeof b1), (long long)c->sum,
+                     (long long)rot_dim);
+    if (c->pol->aclnn && !rk_whitelisted(sec, c->nsec))
+        RK_ROPE_FAIL(RK_ROPE_RULE_SECTION_VALUES,
+                     "%s: mropeSection = %s: CANN supports %s; ropekit_rope accepts any sections",
+                     c->pol->api, rk_sections_str(sec, c->nsec, b1, sizeof b1),
+                     rk_whitelist_str(b2, sizeof b2));
+    return ROPEKIT_OK;
+}
+
+static ropekit_status rk_step_head_size(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
+    RK_COUNT(HEAD_SIZE);
+    if (c->p->head_size < 1)
+        RK_ROPE_FAIL(RK_ROPE_RULE_HEAD_SIZE, "%s: headSize = %lld: must be >= 1", c->pol->api,
+                     (long long)c->p->head_size);
+    return ROPEKIT_OK;
+}
+
+static ropekit_status rk_step_mode_sections(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
+    RK_COUNT(MODE_SECTIONS);
+    if (c->out->mrope && c->p->cache_mode != 0 && c->nsec != 3)
+        RK_ROPE_FAIL(RK_ROPE_RULE_MODE_SECTIONS,
+                     "%s: cacheMode = %lld with %llu sections: interleaved mrope needs 3 sections",
+                     c->pol->api, (long long)c->p->cache_mode, (unsigned long long)c->nsec);
+    return ROPEKIT_OK;
+}
+
+static ropekit_status rk_step_heads(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
+    const int64_t hs = c->p->head_size;
+    RK_COUNT(HEADS);
+    for (int i = RK_ROPE_Q_IN; i <= RK_ROPE_K_IN; i++) {
+        const ropekit_tensor *t = c->t[i];
         if (!t)
             continue;
         if (t->ndim == 2 && t->shape[1] % hs != 0)
-            RK_FAIL(RK_ROPE_RULE_HEADS, RK_INVALID,
-                    "%s: %s shape[1] = %lld: must be a multiple of headSize %lld", api, names[i],
-                    (long long)t->shape[1], (long long)hs);
+            RK_ROPE_FAIL(RK_ROPE_RULE_HEADS,
+                         "%s: %s shape[1] = %lld: must be a multiple of headSize %lld", c->pol->api,
+                         rk_names[i], (long long)t->shape[1], (long long)hs);
         if (t->ndim == 3 && t->shape[2] != hs)
-            RK_FAIL(RK_ROPE_RULE_HEADS, RK_INVALID,
-                    "%s: %s shape[2] = %lld: must equal headSize %lld", api, names[i],
-                    (long long)t->shape[2], (long long)hs);
+            RK_ROPE_FAIL(RK_ROPE_RULE_HEADS, "%s: %s shape[2] = %lld: must equal headSize %lld",
+                         c->pol->api, rk_names[i], (long long)t->shape[2], (long long)hs);
     }
-    if (pol->aclnn) {
-        int64_t align = x->dtype == ROPEKIT_F32 ? 16 : 32;
-        if (hs % align != 0 || rot_dim % align != 0)
-            RK_FAIL(RK_ROPE_RULE_ALIGN, RK_INVALID,
-                    "%s: %s = %lld: must be a multiple of %lld for %s (CANN's tiling alignment)",
-                    api, hs % align ? "headSize" : "rotaryDim",
-                    (long long)(hs % align ? hs : rot_dim), (long long)align,
-                    ropekit_dtype_name(x->dtype));
-    }
+    return ROPEKIT_OK;
+}
+
+/* aclnn: CANN's tiling alignment. */
+static ropekit_status rk_step_align(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
+    const int64_t hs = c->p->head_size, rot_dim = c->out->rot_dim;
+    if (!c->pol->aclnn)
+        return ROPEKIT_OK;
+    RK_COUNT(ALIGN);
+    int64_t align = c->x->dtype == ROPEKIT_F32 ? 16 : 32;
+    if (hs % align != 0 || rot_dim % align != 0)
+        RK_ROPE_FAIL(RK_ROPE_RULE_ALIGN,
+                     "%s: %s = %lld: must be a multiple of %lld for %s (CANN's tiling alignment)",
+                     c->pol->api, hs % align ? "headSize" : "rotaryDim",
+                     (long long)(hs % align ? hs : rot_dim), (long long)align,
+                     ropekit_dtype_name(c->x->dtype));
+    return ROPEKIT_OK;
+}
+
+static ropekit_status rk_step_rot_dim(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
+    const int64_t hs = c->p->head_size, rot_dim = c->out->rot_dim;
+    RK_COUNT(ROT_DIM);
     if (rot_dim > hs || rot_dim < 2 || rot_dim % 2 != 0)
-        RK_FAIL(RK_ROPE_RULE_ROT_DIM, RK_INVALID,
-                "%s: rotaryDim (cosSinCache shape[1]) = %lld: must be even, >= 2 and <= headSize "
-                "%lld",
-                api, (long long)rot_dim, (long long)hs);
+        RK_ROPE_FAIL(RK_ROPE_RULE_ROT_DIM,
+                     "%s: rotaryDim (cosSinCache shape[1]) = %lld: must be even, >= 2 and <= "
+                     "headSize %lld",
+                     c->pol->api, (long long)rot_dim, (long long)hs);
+    return ROPEKIT_OK;
+}
 
-    const int rows = mrope ? (int)nsec : 1;
-    bool pos_ok = mrope ? pos->ndim == 2 && pos->shape[0] == rows && pos->shape[1] == tokens
-                        : pos->ndim == 1 && pos->shape[0] == tokens;
-    if (!pos_ok) {
-        if (mrope)
-            RK_FAIL(RK_ROPE_RULE_POS_SHAPE, RK_INVALID,
-                    "%s: positions shape = %s: must be [%d, %lld] for mrope with %d sections", api,
-                    rk_shape_str(pos, b1, sizeof b1), rows, (long long)tokens, rows);
-        RK_FAIL(RK_ROPE_RULE_POS_SHAPE, RK_INVALID,
-                "%s: positions shape = %s: must be [numTokens] = [%lld] for rope", api,
-                rk_shape_str(pos, b1, sizeof b1), (long long)tokens);
-    }
+static ropekit_status rk_step_pos_shape(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
+    const ropekit_tensor *pos = c->t[RK_ROPE_POS];
+    const int64_t tokens = c->out->tokens;
+    const int rows = c->out->mrope ? (int)c->nsec : 1;
+    char b1[96];
+    RK_COUNT(POS_SHAPE);
+    bool ok = c->out->mrope ? pos->ndim == 2 && pos->shape[0] == rows && pos->shape[1] == tokens
+                            : pos->ndim == 1 && pos->shape[0] == tokens;
+    if (!ok && c->out->mrope)
+        RK_ROPE_FAIL(RK_ROPE_RULE_POS_SHAPE,
+                     "%s: positions shape = %s: must be [%d, %lld] for mrope with %d sections",
+                     c->pol->api, rk_shape_str(pos, b1, sizeof b1), rows, (long long)tokens, rows);
+    if (!ok)
+        RK_ROPE_FAIL(RK_ROPE_RULE_POS_SHAPE,
+                     "%s: positions shape = %s: must be [numTokens] = [%lld] for rope", c->pol->api,
+                     rk_shape_str(pos, b1, sizeof b1), (long long)tokens);
+    c->out->nsec = rows;
+    return ROPEKIT_OK;
+}
 
-    for (int i = 4; i < 6; i++)
-        if (all[i] && rk_tensor_self_overlaps(all[i]))
-            RK_FAIL(RK_ROPE_RULE_OVERLAP, RK_INVALID,
-                    "%s: %s strides: two elements share one address; an output must not overlap "
-                    "itself",
-                    api, names[i]);
-
-    out->mrope = mrope;
-    out->nsec = rows;
-    out->tokens = tokens;
+/* What the plan keeps of the views: their geometry, and whether each output has its
+ * input's layout (then it may be exactly its input: in place). */
+static void rk_rope_derive(struct rk_rope_ctx *c) {
+    struct rk_rope_checked *out = c->out;
+    const int64_t hs = c->p->head_size;
+    const ropekit_tensor *qi = c->t[RK_ROPE_Q_IN], *ki = c->t[RK_ROPE_K_IN];
     out->q_heads = qi ? (qi->ndim == 2 ? qi->shape[1] / hs : qi->shape[1]) : 0;
     out->k_heads = ki ? (ki->ndim == 2 ? ki->shape[1] / hs : ki->shape[1]) : 0;
-    out->rot_dim = rot_dim;
-    out->max_pos = cache->shape[0];
-    out->noop = tokens == 0 || (out->q_heads == 0 && out->k_heads == 0);
+    out->max_pos = c->t[RK_ROPE_CACHE]->shape[0];
+    out->noop = out->tokens == 0 || (out->q_heads == 0 && out->k_heads == 0);
+    for (int i = 0; i < 6; i++) {
+        out->present[i] = c->t[i] != NULL;
+        out->geom[i] = c->t[i] ? rk_view_geom_of(c->t[i]) : (struct rk_view_geom){0};
+    }
+    for (int side = 0; side < 2; side++) {
+        const ropekit_tensor *in = c->t[RK_ROPE_Q_IN + side], *o = c->t[RK_ROPE_Q_OUT + side];
+        bool same = in && in->ndim == o->ndim;
+        for (int32_t i = 0; same && i < in->ndim; i++)
+            same = in->strides[i] == o->strides[i] || in->shape[i] == 1;
+        out->same_layout[side] = same;
+    }
+}
+
+/* Row 16: no output overlaps itself; with data, no output shares a byte with another
+ * tensor unless it is exactly its input. */
+static ropekit_status rk_step_overlap(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
+    RK_COUNT(OVERLAP);
+    for (int i = RK_ROPE_Q_OUT; i <= RK_ROPE_K_OUT; i++)
+        if (c->t[i] && rk_tensor_self_overlaps(c->t[i]))
+            RK_ROPE_FAIL(RK_ROPE_RULE_OVERLAP,
+                         "%s: %s strides: two elements share one address; an output must not "
+                         "overlap itself",
+                         c->pol->api, rk_names[i]);
+    rk_rope_derive(c);
+    if (!c->pol->check_data || c->out->noop)
+        return ROPEKIT_OK;
+    const void *data[6];
+    for (int i = 0; i < 6; i++)
+        data[i] = c->t[i] ? c->t[i]->data : NULL;
+    return rk_rope_check_overlaps(c->pol->api, c->out->geom, c->out->present, c->out->same_layout,
+                                  data, rule);
+}
+
+ropekit_status rk_rope_check_overlaps(const char *api, const struct rk_view_geom geom[6],
+                                      const bool present[6], const bool same_layout[2],
+                                      const void *const data[6], enum rk_rope_rule *rule) {
+    for (int o = RK_ROPE_Q_OUT; o <= RK_ROPE_K_OUT; o++) {
+        if (!present[o])
+            continue;
+        const int in = o - (RK_ROPE_Q_OUT - RK_ROPE_Q_IN);
+        for (int i = 0; i < 6; i++) {
+            if (!present[i] || i == o)
+                continue;
+            if (i == in && data[i] == data[o] && same_layout[o - RK_ROPE_Q_OUT])
+                continue; /* in place */
+            if (rk_views_overlap(&geom[o], data[o], &geom[i], data[i]))
+                RK_ROPE_FAIL(RK_ROPE_RULE_OVERLAP,
+                             "%s: %s memory overlaps %s: an output may only be exactly its input "
+                             "(in place)",
+                             api, rk_names[o], rk_names[i]);
+        }
+    }
+    return ROPEKIT_OK;
+}
+
+/* SPEC §5.5's rows in order (the rule enum's order). */
+static const rk_rope_step rk_rope_steps[] = {
+    rk_step_cache_mode, rk_step_null,          rk_step_layout,   rk_step_data_null,
+    rk_step_pos_dtype,  rk_step_dtype,         rk_step_rank,     rk_step_empty,
+    rk_step_tokens,     rk_step_out_shape,     rk_step_sections, rk_step_section_values,
+    rk_step_head_size,  rk_step_mode_sections, rk_step_heads,    rk_step_align,
+    rk_step_rot_dim,    rk_step_pos_shape,     rk_step_overlap,
+};
+
+ropekit_status rk_rope_validate(const struct rk_rope_problem *p, const struct rk_rope_policy *pol,
+                                struct rk_rope_checked *out, enum rk_rope_rule *rule) {
+    struct rk_rope_ctx c = {
+        .p = p,
+        .pol = pol,
+        .t = {p->positions, p->query_in, p->key_in, p->cache, p->query_out, p->key_out},
+        .out = out,
+    };
+    *rule = RK_ROPE_RULE_NONE;
+    for (size_t i = 0; i < sizeof rk_rope_steps / sizeof rk_rope_steps[0]; i++) {
+        ropekit_status st = rk_rope_steps[i](&c, rule);
+        if (st != ROPEKIT_OK)
+            return st;
+    }
     return ROPEKIT_OK;
 }

@@ -2,7 +2,16 @@
 #ifndef ROPEKIT_OPS_ROPE_INTERNAL_H_
 #define ROPEKIT_OPS_ROPE_INTERNAL_H_
 
+#include "core/error.h"
 #include "ops/rope.h"
+
+/* Fails with `rule_id`: stores it in `*rule` and returns the rule's status with the
+ * message. */
+#define RK_ROPE_FAIL(rule_id, ...)                                                                 \
+    do {                                                                                           \
+        *rule = (rule_id);                                                                         \
+        return rk_error_set(rk_rope_rule_status(rule_id), __VA_ARGS__);                            \
+    } while (0)
 
 /* What validation derives. */
 struct rk_rope_checked {
@@ -12,18 +21,19 @@ struct rk_rope_checked {
     int64_t tokens;
     int64_t q_heads, k_heads;
     int64_t rot_dim, max_pos;
+    bool present[6]; /* tensors in the order of enum RK_ROPE_POS... */
+    struct rk_view_geom geom[6];
+    bool same_layout[2]; /* queryOut, keyOut: the layout of their input */
 };
 
 ropekit_status rk_rope_validate(const struct rk_rope_problem *problem,
                                 const struct rk_rope_policy *policy, struct rk_rope_checked *out,
                                 enum rk_rope_rule *rule);
 
-/* Byte geometry of a view (rows = first dim) for exact overlap tests. */
-struct rk_view_geom rk_view_geom_of(const ropekit_tensor *t);
-
-/* True when the two views may share a byte (exact for dense rows with a common row
- * stride, conservative otherwise). */
-bool rk_views_overlap(const struct rk_view_geom *a, const void *a_data,
-                      const struct rk_view_geom *b, const void *b_data);
+/* Whether an output shares a byte with another tensor without being exactly its input
+ * (in place): the one cross-tensor check, for phase 1 and for data bound later. */
+ropekit_status rk_rope_check_overlaps(const char *api, const struct rk_view_geom geom[6],
+                                      const bool present[6], const bool same_layout[2],
+                                      const void *const data[6], enum rk_rope_rule *rule);
 
 #endif /* ROPEKIT_OPS_ROPE_INTERNAL_H_ */
