@@ -8,6 +8,18 @@
  * Numeric model (bit-identical on every ISA and thread count): inputs are widened
  * exactly to fp32, each output element is fl(fl(a*b) +/- fl(c*d)) with no fused
  * multiply-add, and the result is rounded to the output type once, to nearest even.
+ *
+ * Calling contract, for every function below unless its comment says otherwise:
+ * - Thread safety: any function may be called from several threads at once. Plans are
+ *   immutable (one plan may be executed by several threads at once, each on its own
+ *   data); tensors being written must not be shared between concurrent calls. The
+ *   process-wide settings (ropekit_set_num_threads, ropekit_set_max_isa,
+ *   ropekit_set_parallel_for) are atomic and apply to calls that start after them.
+ * - On failure: a function returning ropekit_status returns a status other than
+ *   ROPEKIT_OK, sets the calling thread's ropekit_last_error() message, and writes
+ *   nothing through its arguments: no tensor element, no table entry; a failed
+ *   *_plan_create sets *plan to NULL. Functions that return a name, a size or a count
+ *   cannot fail.
  */
 #ifndef ROPEKIT_ROPEKIT_H_
 #define ROPEKIT_ROPEKIT_H_
@@ -16,10 +28,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#if defined(_WIN32)
-#define ROPEKIT_API __declspec(dllexport)
+/* ROPEKIT_API marks the library's entry points. On Windows the DLL is built with
+ * ROPEKIT_DLL_EXPORT=1 and its clients compile with ROPEKIT_DLL_IMPORT=1 (the CMake
+ * target ropekit::ropekit sets it for them; the static library needs neither). Elsewhere
+ * the library is built with hidden visibility and these are the symbols it exports. */
+#if defined(__GNUC__) && __GNUC__ >= 4 && !defined(_WIN32)
+#define ROPEKIT_VISIBLE __attribute__((visibility("default")))
 #else
-#define ROPEKIT_API __attribute__((visibility("default")))
+#define ROPEKIT_VISIBLE
+#endif
+#if defined(_WIN32) && defined(ROPEKIT_DLL_EXPORT) && ROPEKIT_DLL_EXPORT == 1
+#define ROPEKIT_API __declspec(dllexport) ROPEKIT_VISIBLE
+#elif defined(_WIN32) && defined(ROPEKIT_DLL_IMPORT) && ROPEKIT_DLL_IMPORT == 1
+#define ROPEKIT_API __declspec(dllimport) ROPEKIT_VISIBLE
+#else
+#define ROPEKIT_API ROPEKIT_VISIBLE
 #endif
 
 #ifdef __cplusplus
@@ -32,7 +55,8 @@ extern "C" {
 #define ROPEKIT_VERSION_NUMBER                                                                     \
     (ROPEKIT_VERSION_MAJOR * 10000 + ROPEKIT_VERSION_MINOR * 100 + ROPEKIT_VERSION_PATCH)
 
-/* Version of the library actually linked (ROPEKIT_VERSION_NUMBER encoding). */
+/* Version of the library actually linked (ROPEKIT_VERSION_NUMBER encoding). Static
+ * strings; cannot fail. */
 ROPEKIT_API unsigned ropekit_version_number(void);
 ROPEKIT_API const char *ropekit_version_string(void);
 
@@ -55,7 +79,8 @@ ROPEKIT_API const char *ropekit_status_name(ropekit_status status);
 /* One-line description of a status code. */
 ROPEKIT_API const char *ropekit_status_text(ropekit_status status);
 /* Message of the most recent failure in the calling thread: "<api>: <param> = <value>:
- * <rule>". "" when no call has failed in this thread. Never NULL. */
+ * <rule>". "" when no call has failed in this thread. Never NULL; valid until the
+ * thread's next failing call. Successful calls do not clear it. */
 ROPEKIT_API const char *ropekit_last_error(void);
 
 /* ---- Tensors ---- */
@@ -112,7 +137,8 @@ ROPEKIT_API int ropekit_get_num_threads(void);
  * in [0, tasks), on up to `threads` threads, and return when all calls have returned; it
  * may be called from any thread that calls the library. Results do not depend on how the
  * tasks are spread. run == NULL restores the library's pool. Set it before other threads
- * make calls.
+ * make calls: a call running while it changes may use the old `run` with the new `host`.
+ * Always returns ROPEKIT_OK.
  *
  *     static void omp_run(void *host, int64_t n, int threads, ropekit_task_fn task, void *ctx) {
  *         #pragma omp parallel for num_threads(threads) schedule(static)
@@ -137,7 +163,8 @@ typedef enum ropekit_isa {
 } ropekit_isa;
 
 ROPEKIT_API ropekit_isa ropekit_isa_detected(void);
-/* Caps the ISA of plans created afterwards (existing plans keep their kernels). */
+/* Caps the ISA of plans created afterwards (existing plans keep their kernels). On an
+ * invalid isa: ROPEKIT_INVALID_ARGUMENT and the cap is unchanged. */
 ROPEKIT_API ropekit_status ropekit_set_max_isa(ropekit_isa isa);
 /* min(detected, cap). */
 ROPEKIT_API ropekit_isa ropekit_get_active_isa(void);
@@ -180,6 +207,10 @@ typedef enum ropekit_rotary_mode {
     ROPEKIT_ROTARY_INTERLEAVE_HALF = 3
 } ropekit_rotary_mode;
 
+/* "half", "interleave", "quarter", "interleave-half" ("?" for any other value). Thread
+ * safe; the string is static. */
+ROPEKIT_API const char *ropekit_rotary_mode_name(ropekit_rotary_mode mode);
+
 typedef enum ropekit_direction { ROPEKIT_FORWARD = 0, ROPEKIT_BACKWARD = 1 } ropekit_direction;
 
 /* Plans the operation for these shapes, strides and dtypes (the data pointers are
@@ -189,11 +220,13 @@ ROPEKIT_API ropekit_status ropekit_partial_rotary_plan_create(
     ropekit_rotary_mode mode, int64_t start, int64_t end, ropekit_direction direction,
     ropekit_plan **plan);
 
-/* Runs a partial-rotary plan on the given data (laid out as described at planning). */
+/* Runs a partial-rotary plan on the given data (laid out as described at planning).
+ * Checks the pointers and that x shares no byte with cos or sin, then writes x; on
+ * failure x is untouched. */
 ROPEKIT_API ropekit_status ropekit_partial_rotary_execute(const ropekit_plan *plan, void *x,
                                                           const void *cos, const void *sin);
 
-/* Plan + execute in one call. */
+/* Plan + execute in one call (nothing to destroy). */
 ROPEKIT_API ropekit_status ropekit_partial_rotary(const ropekit_tensor *x,
                                                   const ropekit_tensor *cos,
                                                   const ropekit_tensor *sin,
@@ -239,12 +272,14 @@ ROPEKIT_API ropekit_status ropekit_rope_plan_create(
     const ropekit_tensor *cos_sin_cache, const ropekit_tensor *query_out,
     const ropekit_tensor *key_out, const ropekit_rope_config *config, ropekit_plan **plan);
 
+/* Runs a rope plan on the given data. Checks the pointers, the overlaps and every
+ * position before it writes anything; on failure the outputs are untouched. */
 ROPEKIT_API ropekit_status ropekit_rope_execute(const ropekit_plan *plan, const int64_t *positions,
                                                 const void *query_in, const void *key_in,
                                                 const void *cos_sin_cache, void *query_out,
                                                 void *key_out);
 
-/* Plan + execute in one call. */
+/* Plan + execute in one call (nothing to destroy). */
 ROPEKIT_API ropekit_status ropekit_rope(
     const ropekit_tensor *positions, const ropekit_tensor *query_in, const ropekit_tensor *key_in,
     const ropekit_tensor *cos_sin_cache, const ropekit_tensor *query_out,

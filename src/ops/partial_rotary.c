@@ -16,20 +16,6 @@
 /* A task moves at least this many bytes, so small calls stay on one thread. */
 #define RK_PR_MIN_TASK_BYTES (64 * 1024)
 
-const char *rk_rotary_mode_name(int mode) {
-    switch (mode) {
-    case ROPEKIT_ROTARY_HALF:
-        return "half";
-    case ROPEKIT_ROTARY_INTERLEAVE:
-        return "interleave";
-    case ROPEKIT_ROTARY_QUARTER:
-        return "quarter";
-    case ROPEKIT_ROTARY_INTERLEAVE_HALF:
-        return "interleave-half";
-    }
-    return "?";
-}
-
 /* Leading dims of x with their byte steps; cos/sin broadcast right-aligned (step 0
  * where their dim is 1 or absent). Size-1 dims are dropped and dims that walk memory
  * as one are merged, so the kernel sees the longest possible row runs. */
@@ -234,13 +220,15 @@ size_t rk_pr_describe(const struct rk_pr_plan *pl, char *buf, size_t len) {
     int n;
     if (pl->noop)
         n = snprintf(buf, len, "partial_rotary %s mode=%s x=%s%s cos/sin=%s%s: no-op",
-                     pl->direction ? "backward" : "forward", rk_rotary_mode_name(pl->mode),
+                     pl->direction ? "backward" : "forward",
+                     ropekit_rotary_mode_name((ropekit_rotary_mode)pl->mode),
                      ropekit_dtype_name(pl->x_dtype), xb, ropekit_dtype_name(pl->cs_dtype), cb);
     else
         n = snprintf(buf, len,
                      "partial_rotary %s mode=%s x=%s%s cos/sin=%s%s len=%lld rows=%lld "
                      "kernel=%s%s tasks=%lld threads=%d%s",
-                     pl->direction ? "backward" : "forward", rk_rotary_mode_name(pl->mode),
+                     pl->direction ? "backward" : "forward",
+                     ropekit_rotary_mode_name((ropekit_rotary_mode)pl->mode),
                      ropekit_dtype_name(pl->x_dtype), xb, ropekit_dtype_name(pl->cs_dtype), cb,
                      (long long)pl->len, (long long)pl->rows, pl->kernel_name,
                      pl->x_col == (int64_t)ropekit_dtype_size(pl->x_dtype) ? "" : "(strided)",

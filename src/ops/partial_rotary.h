@@ -43,9 +43,9 @@ struct rk_pr_problem {
     const ropekit_tensor *cos;
     const ropekit_tensor *sin;
     int64_t mode;
-    int direction;        /* ropekit_direction */
-    const int64_t *slice; /* NULL: not given (means [0, 0]) */
-    uint64_t slice_len;   /* 0 also means [0, 0] */
+    int direction;           /* ropekit_direction */
+    const int64_t *slice;    /* NULL: not given (means [0, 0]) */
+    uint64_t slice_len;      /* 0 also means [0, 0] */
     const char *missing_arg; /* a NULL non-tensor argument the face requires (aclnn's
                                 workspaceSize, executor), reported after the tensors */
 };
@@ -98,7 +98,5 @@ ropekit_status rk_pr_run(const struct rk_pr_plan *plan, const char *api, void *x
                          const void *sin, enum rk_pr_rule *rule);
 
 size_t rk_pr_describe(const struct rk_pr_plan *plan, char *buf, size_t len);
-
-const char *rk_rotary_mode_name(int mode);
 
 #endif /* ROPEKIT_OPS_PARTIAL_ROTARY_H_ */

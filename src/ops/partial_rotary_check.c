@@ -200,7 +200,7 @@ static ropekit_status rk_step_l_multiple(struct rk_pr_ctx *c, enum rk_pr_rule *r
         RK_PR_FAIL(RK_PR_RULE_L_MULTIPLE,
                    "%s: slice length end - start = %lld: must be a multiple of %lld in %s mode",
                    c->pol->api, (long long)len, (long long)multiple,
-                   rk_rotary_mode_name((int)c->p->mode));
+                   ropekit_rotary_mode_name((ropekit_rotary_mode)c->p->mode));
     return ROPEKIT_OK;
 }
 

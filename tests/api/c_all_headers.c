@@ -23,6 +23,9 @@ int main(void) {
     failures += strlen(aclGetRecentErrMsg()) == 0;
     failures += ropekit_version_number() != ROPEKIT_VERSION_NUMBER;
     failures += strcmp(ropekit_status_name(ROPEKIT_OK), "ROPEKIT_OK") != 0;
+    failures +=
+        strcmp(ropekit_rotary_mode_name(ROPEKIT_ROTARY_INTERLEAVE_HALF), "interleave-half") != 0;
+    failures += strcmp(ropekit_rotary_mode_name((ropekit_rotary_mode)7), "?") != 0;
     /* the enums carry CANN's numbers */
     failures += ACL_FLOAT != 0 || ACL_FLOAT16 != 1 || ACL_BF16 != 27 || ACL_INT64 != 9;
     failures += ACL_FORMAT_ND != 2 || ACL_FRACTAL_Z_3D != 33 || ACL_FORMAT_NCL != 47;

@@ -1,8 +1,8 @@
 /* What aclnnRopeWithSinCosCache and its V2 share: phase 1 and the executor callbacks. */
-#ifndef ROPEKIT_ACLNN_ROPE_COMMON_H_
-#define ROPEKIT_ACLNN_ROPE_COMMON_H_
+#ifndef ROPEKIT_ACLNN_FACE_ROPE_COMMON_H_
+#define ROPEKIT_ACLNN_FACE_ROPE_COMMON_H_
 
-#include "aclnn/executor.h"
+#include "aclnn_face/executor.h"
 
 /* Phase 1 of V1 and V2 (SPEC §5.5 rows 0-16); V1 passes cacheMode 0. */
 aclnnStatus rk_aclnn_rope_prepare(const struct rk_exec_ops *ops, const aclTensor *positions,
@@ -27,4 +27,4 @@ aclError rk_aclnn_rope_fault(ropekit_status status, int rule);
         .fault_of = rk_aclnn_rope_fault,                                                           \
     }
 
-#endif /* ROPEKIT_ACLNN_ROPE_COMMON_H_ */
+#endif /* ROPEKIT_ACLNN_FACE_ROPE_COMMON_H_ */

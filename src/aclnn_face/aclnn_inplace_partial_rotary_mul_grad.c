@@ -2,7 +2,7 @@
  * 561002 (tiling) for everything else, as CANN's generated API and tiling return. */
 #include "aclnnop/aclnn_inplace_partial_rotary_mul_grad.h"
 
-#include "aclnn/partial_rotary_common.h"
+#include "aclnn_face/partial_rotary_common.h"
 
 #define RK_API "aclnnInplacePartialRotaryMulGrad"
 

@@ -1,4 +1,4 @@
-#include "aclnn/rope_common.h"
+#include "aclnn_face/rope_common.h"
 
 #include <stdio.h>
 

@@ -1,4 +1,4 @@
-#include "aclnn/executor.h"
+#include "aclnn_face/executor.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* aclnnRopeWithSinCosCache (SPEC §5). V1 is V2 with cacheMode 0 (SPEC §5.1). */
 #include "aclnnop/aclnn_rope_with_sin_cos_cache.h"
 
-#include "aclnn/rope_common.h"
+#include "aclnn_face/rope_common.h"
 
 static const struct rk_exec_ops rk_ops = RK_ROPE_EXEC_OPS("aclnnRopeWithSinCosCache");
 

@@ -1,4 +1,4 @@
-#include "aclnn/partial_rotary_common.h"
+#include "aclnn_face/partial_rotary_common.h"
 
 #include "core/error.h"
 #include "runtime/acl_objects.h"

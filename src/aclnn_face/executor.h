@@ -2,8 +2,8 @@
  * validates the executor, checks addresses rebound since phase 1, and runs the plan on
  * the calling thread when the stream is idle, or queues it behind the stream's work.
  * The executor is operator-agnostic: each operator supplies a small table of functions. */
-#ifndef ROPEKIT_ACLNN_EXECUTOR_H_
-#define ROPEKIT_ACLNN_EXECUTOR_H_
+#ifndef ROPEKIT_ACLNN_FACE_EXECUTOR_H_
+#define ROPEKIT_ACLNN_FACE_EXECUTOR_H_
 
 #include "acl/acl_base.h"
 #include "aclnn/acl_meta.h"
@@ -55,4 +55,4 @@ void rk_executor_bind(aclOpExecutor *e, int slot, const aclTensor *tensor);
 aclnnStatus rk_executor_launch(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                                aclrtStream stream, const struct rk_exec_ops *ops);
 
-#endif /* ROPEKIT_ACLNN_EXECUTOR_H_ */
+#endif /* ROPEKIT_ACLNN_FACE_EXECUTOR_H_ */

@@ -2,7 +2,7 @@
  * (SPEC §5.5 row 0); it only matters for mrope. */
 #include "aclnnop/aclnn_rope_with_sin_cos_cache_v2.h"
 
-#include "aclnn/rope_common.h"
+#include "aclnn_face/rope_common.h"
 
 static const struct rk_exec_ops rk_ops = RK_ROPE_EXEC_OPS("aclnnRopeWithSinCosCacheV2");
 

@@ -1,9 +1,9 @@
 /* What the two InplacePartialRotaryMul entry points share: argument translation from
  * aclTensor/aclIntArray, phase 1, and the IR index map. */
-#ifndef ROPEKIT_ACLNN_PARTIAL_ROTARY_COMMON_H_
-#define ROPEKIT_ACLNN_PARTIAL_ROTARY_COMMON_H_
+#ifndef ROPEKIT_ACLNN_FACE_PARTIAL_ROTARY_COMMON_H_
+#define ROPEKIT_ACLNN_FACE_PARTIAL_ROTARY_COMMON_H_
 
-#include "aclnn/executor.h"
+#include "aclnn_face/executor.h"
 
 struct rk_aclnn_pr_args {
     const aclTensor *x;
@@ -32,4 +32,4 @@ aclError rk_aclnn_pr_fault(ropekit_status status, int rule);
 #define RK_PR_OUTPUT_SLOTS                                                                         \
     { 0, -1, -1, -1, -1, -1 }
 
-#endif /* ROPEKIT_ACLNN_PARTIAL_ROTARY_COMMON_H_ */
+#endif /* ROPEKIT_ACLNN_FACE_PARTIAL_ROTARY_COMMON_H_ */

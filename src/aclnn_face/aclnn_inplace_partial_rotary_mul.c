@@ -2,7 +2,7 @@
  * §3.4: every non-null problem is 161002). */
 #include "aclnnop/aclnn_inplace_partial_rotary_mul.h"
 
-#include "aclnn/partial_rotary_common.h"
+#include "aclnn_face/partial_rotary_common.h"
 
 #define RK_API "aclnnInplacePartialRotaryMul"
 
