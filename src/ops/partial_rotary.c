@@ -60,8 +60,8 @@ static void rk_pr_collapse(struct rk_pr_plan *pl, const ropekit_tensor *x, const
 
 ropekit_status rk_pr_plan_make(const struct rk_pr_problem *p, const struct rk_pr_policy *pol,
                                struct rk_pr_plan *pl, enum rk_pr_rule *rule) {
-    struct rk_pr_checked chk;
     memset(pl, 0, sizeof *pl);
+    struct rk_pr_checked chk = {.geom = pl->geom};
     ropekit_status st = rk_pr_validate(p, pol, &chk, rule);
     if (st != ROPEKIT_OK)
         return st;
@@ -106,10 +106,7 @@ ropekit_status rk_pr_plan_make(const struct rk_pr_problem *p, const struct rk_pr
     pl->tasks = split.tasks;
     pl->rows_per_task = split.items_per_task;
     pl->threads = split.threads;
-    pl->x_geom = rk_view_geom_of(x);
-    pl->c_geom = rk_view_geom_of(c);
-    pl->s_geom = rk_view_geom_of(s);
-    pl->prefetch = rk_prefetch_wanted(pl->x_geom.span_hi - pl->x_geom.span_lo);
+    pl->prefetch = rk_prefetch_wanted(pl->geom[0].span_hi - pl->geom[0].span_lo);
     return ROPEKIT_OK;
 }
 
@@ -167,27 +164,6 @@ static void rk_pr_task(void *ctx, int64_t task) {
             idx[d - 1]++;
         }
     }
-}
-
-ropekit_status rk_pr_check_data(const struct rk_pr_plan *pl, const char *api, const void *x,
-                                const void *cos, const void *sin, enum rk_pr_rule *rule) {
-    *rule = RK_PR_RULE_NONE;
-    if (pl->noop)
-        return ROPEKIT_OK;
-    RK_COUNT_CHECK(RK_CHECKED_PARTIAL_ROTARY, RK_PR_RULE_DATA_NULL);
-    if (!x || !cos || !sin)
-        RK_PR_FAIL(RK_PR_RULE_DATA_NULL, "%s: %s data = NULL: required", api,
-                   !x     ? pl->x_name
-                   : !cos ? "cos"
-                          : "sin");
-    RK_COUNT_CHECK(RK_CHECKED_PARTIAL_ROTARY, RK_PR_RULE_OVERLAP);
-    bool on_cos = rk_views_overlap(&pl->x_geom, x, &pl->c_geom, cos);
-    if (on_cos || rk_views_overlap(&pl->x_geom, x, &pl->s_geom, sin))
-        RK_PR_FAIL(RK_PR_RULE_OVERLAP,
-                   "%s: %s memory overlaps %s: the rotated tensor must not share memory with its "
-                   "coefficients",
-                   api, pl->x_name, on_cos ? "cos" : "sin");
-    return ROPEKIT_OK;
 }
 
 ropekit_status rk_pr_execute(const struct rk_pr_plan *pl, const char *api, void *x, const void *cos,

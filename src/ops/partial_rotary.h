@@ -73,9 +73,9 @@ struct rk_pr_plan {
     bool prefetch; /* x large enough to stream from memory */
     rk_rot_fn kernel;
     ropekit_isa isa;
-    const char *kernel_name;                    /* the kernel set, e.g. "avx512+bf16" */
-    const char *x_name;                         /* the policy's name of x, for messages */
-    struct rk_view_geom x_geom, c_geom, s_geom; /* for overlap checks of bound data */
+    const char *kernel_name;     /* the kernel set, e.g. "avx512+bf16" */
+    const char *x_name;          /* the policy's name of x, for messages */
+    struct rk_view_geom geom[3]; /* x, cos, sin: for overlap checks of bound data */
     struct rk_shape x_shape, cs_shape;
 };
 

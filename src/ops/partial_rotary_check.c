@@ -230,6 +230,18 @@ static ropekit_status rk_step_broadcast(struct rk_pr_ctx *c, enum rk_pr_rule *ru
     return ROPEKIT_OK;
 }
 
+static ropekit_status rk_pr_check_overlap(const char *api, const char *x_name,
+                                          const struct rk_view_geom geom[3], const void *x,
+                                          const void *cos, const void *sin, enum rk_pr_rule *rule) {
+    bool on_cos = rk_views_overlap(&geom[0], x, &geom[1], cos);
+    if (on_cos || rk_views_overlap(&geom[0], x, &geom[2], sin))
+        RK_PR_FAIL(RK_PR_RULE_OVERLAP,
+                   "%s: %s memory overlaps %s: the rotated tensor must not share memory with its "
+                   "coefficients",
+                   api, x_name, on_cos ? "cos" : "sin");
+    return ROPEKIT_OK;
+}
+
 static ropekit_status rk_step_overlap(struct rk_pr_ctx *c, enum rk_pr_rule *rule) {
     const ropekit_tensor *x = c->t[0], *cs = c->t[1], *sn = c->t[2];
     const char *api = c->pol->api, *xn = c->name[0];
@@ -239,14 +251,10 @@ static ropekit_status rk_step_overlap(struct rk_pr_ctx *c, enum rk_pr_rule *rule
                    "%s: %s strides: two elements share one address; an in-place output must not "
                    "overlap itself",
                    api, xn);
-    if (c->pol->check_data) {
-        bool on_cos = rk_tensors_may_alias(x, x->data, cs, cs->data);
-        if (on_cos || rk_tensors_may_alias(x, x->data, sn, sn->data))
-            RK_PR_FAIL(RK_PR_RULE_OVERLAP,
-                       "%s: %s memory overlaps %s: the rotated tensor must not share memory with "
-                       "its coefficients",
-                       api, xn, on_cos ? "cos" : "sin");
-    }
+    for (int i = 0; i < 3; i++)
+        c->out->geom[i] = rk_view_geom_of(c->t[i]);
+    if (c->pol->check_data)
+        return rk_pr_check_overlap(api, xn, c->out->geom, x->data, cs->data, sn->data, rule);
     return ROPEKIT_OK;
 }
 
@@ -294,4 +302,19 @@ ropekit_status rk_pr_validate(const struct rk_pr_problem *p, const struct rk_pr_
     out->start = c.start;
     out->len = c.end - c.start;
     return ROPEKIT_OK;
+}
+
+ropekit_status rk_pr_check_data(const struct rk_pr_plan *pl, const char *api, const void *x,
+                                const void *cos, const void *sin, enum rk_pr_rule *rule) {
+    *rule = RK_PR_RULE_NONE;
+    if (pl->noop)
+        return ROPEKIT_OK;
+    RK_COUNT_CHECK(RK_CHECKED_PARTIAL_ROTARY, RK_PR_RULE_DATA_NULL);
+    if (!x || !cos || !sin)
+        RK_PR_FAIL(RK_PR_RULE_DATA_NULL, "%s: %s data = NULL: required", api,
+                   !x     ? pl->x_name
+                   : !cos ? "cos"
+                          : "sin");
+    RK_COUNT_CHECK(RK_CHECKED_PARTIAL_ROTARY, RK_PR_RULE_OVERLAP);
+    return rk_pr_check_overlap(api, pl->x_name, pl->geom, x, cos, sin, rule);
 }

@@ -18,6 +18,7 @@ struct rk_pr_checked {
     int64_t start;
     int64_t len;
     bool noop;
+    struct rk_view_geom *geom; /* 3 entries (the plan's): x, cos, sin, written when not noop */
 };
 
 ropekit_status rk_pr_validate(const struct rk_pr_problem *problem,

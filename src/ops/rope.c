@@ -58,8 +58,8 @@ static void rk_rope_side_make(struct rk_rope_side *side, const ropekit_tensor *i
 
 ropekit_status rk_rope_plan_make(const struct rk_rope_problem *p, const struct rk_rope_policy *pol,
                                  struct rk_rope_plan *pl, enum rk_rope_rule *rule) {
-    struct rk_rope_checked chk;
     memset(pl, 0, sizeof *pl);
+    struct rk_rope_checked chk = {.geom = pl->geom};
     ropekit_status st = rk_rope_validate(p, pol, &chk, rule);
     if (st != ROPEKIT_OK)
         return st;
@@ -85,7 +85,6 @@ ropekit_status rk_rope_plan_make(const struct rk_rope_problem *p, const struct r
     rk_rope_side_make(&pl->q, p->query_in, p->query_out, chk.q_heads, p->head_size,
                       chk.same_layout[0]);
     rk_rope_side_make(&pl->k, p->key_in, p->key_out, chk.k_heads, p->head_size, chk.same_layout[1]);
-    memcpy(pl->geom, chk.geom, sizeof pl->geom);
     pl->pos_col = rk_step_bytes(pos, pos->ndim - 1, 8);
     pl->pos_row = pos->ndim == 2 ? rk_step_bytes(pos, 0, 8) : 0;
     const int64_t cs = (int64_t)ropekit_dtype_size(cache->dtype);
@@ -124,27 +123,6 @@ ropekit_status rk_rope_plan_make(const struct rk_rope_problem *p, const struct r
         pl->k.stream = pl->k.present && pl->k.out_col == xs && fits;
     }
     return ROPEKIT_OK;
-}
-
-ropekit_status rk_rope_check_data(const struct rk_rope_plan *pl, const char *api,
-                                  const int64_t *positions, const void *q_in, const void *k_in,
-                                  const void *cache, const void *q_out, const void *k_out,
-                                  enum rk_rope_rule *rule) {
-    static const char *names[6] = {"positions",   "queryIn",  "keyIn",
-                                   "cosSinCache", "queryOut", "keyOut"};
-    const void *const data[6] = {positions, q_in, k_in, cache, q_out, k_out};
-    const bool present[6] = {true, pl->q.present, pl->k.present,
-                             true, pl->q.present, pl->k.present};
-    const bool same_layout[2] = {pl->q.same_layout, pl->k.same_layout};
-    *rule = RK_ROPE_RULE_NONE;
-    RK_COUNT_CHECK(RK_CHECKED_ROPE, RK_ROPE_RULE_DATA_NULL);
-    for (int i = 0; i < 6; i++)
-        if (present[i] && !data[i] && pl->geom[i].span_hi > pl->geom[i].span_lo)
-            RK_ROPE_FAIL(RK_ROPE_RULE_DATA_NULL, "%s: %s data = NULL: required", api, names[i]);
-    if (pl->noop)
-        return ROPEKIT_OK;
-    RK_COUNT_CHECK(RK_CHECKED_ROPE, RK_ROPE_RULE_OVERLAP);
-    return rk_rope_check_overlaps(api, pl->geom, present, same_layout, data, rule);
 }
 
 static int64_t rk_position(const struct rk_rope_plan *pl, const int64_t *positions, int row,

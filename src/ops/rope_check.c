@@ -88,8 +88,6 @@ struct rk_rope_ctx {
     struct rk_rope_checked *out;
 };
 
-typedef ropekit_status (*rk_rope_step)(struct rk_rope_ctx *c, enum rk_rope_rule *rule);
-
 /* Row 0: V2 checks cacheMode before anything else. */
 static ropekit_status rk_step_cache_mode(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
     RK_COUNT(CACHE_MODE);
@@ -361,6 +359,35 @@ static ropekit_status rk_step_pos_shape(struct rk_rope_ctx *c, enum rk_rope_rule
     return ROPEKIT_OK;
 }
 
+/* Whether an output shares a byte with another tensor without being exactly its input
+ * (in place): the one cross-tensor check, for phase 1 and for data bound later. */
+static ropekit_status rk_rope_overlap_error(const char *api, int o, int i,
+                                            enum rk_rope_rule *rule) {
+    RK_ROPE_FAIL(RK_ROPE_RULE_OVERLAP,
+                 "%s: %s memory overlaps %s: an output may only be exactly its input (in place)",
+                 api, rk_names[o], rk_names[i]);
+}
+
+static inline ropekit_status
+rk_rope_check_overlaps(const char *api, const struct rk_view_geom geom[6], const bool present[6],
+                       const bool same_layout[2], const void *const data[6],
+                       enum rk_rope_rule *rule) {
+    for (int o = RK_ROPE_Q_OUT; o <= RK_ROPE_K_OUT; o++) {
+        if (!present[o])
+            continue;
+        const int in = o - (RK_ROPE_Q_OUT - RK_ROPE_Q_IN);
+        for (int i = 0; i < 6; i++) {
+            if (!present[i] || i == o)
+                continue;
+            if (i == in && data[i] == data[o] && same_layout[o - RK_ROPE_Q_OUT])
+                continue; /* in place */
+            if (rk_views_overlap(&geom[o], data[o], &geom[i], data[i]))
+                return rk_rope_overlap_error(api, o, i, rule);
+        }
+    }
+    return ROPEKIT_OK;
+}
+
 /* What the plan keeps of the views: their geometry, and whether each output has its
  * input's layout (then it may be exactly its input: in place). */
 static void rk_rope_derive(struct rk_rope_ctx *c) {
@@ -373,7 +400,8 @@ static void rk_rope_derive(struct rk_rope_ctx *c) {
     out->noop = out->tokens == 0 || (out->q_heads == 0 && out->k_heads == 0);
     for (int i = 0; i < 6; i++) {
         out->present[i] = c->t[i] != NULL;
-        out->geom[i] = c->t[i] ? rk_view_geom_of(c->t[i]) : (struct rk_view_geom){0};
+        if (c->t[i])
+            out->geom[i] = rk_view_geom_of(c->t[i]);
     }
     for (int side = 0; side < 2; side++) {
         const ropekit_tensor *in = c->t[RK_ROPE_Q_IN + side], *o = c->t[RK_ROPE_Q_OUT + side];
@@ -404,36 +432,28 @@ static ropekit_status rk_step_overlap(struct rk_rope_ctx *c, enum rk_rope_rule *
                                   data, rule);
 }
 
-ropekit_status rk_rope_check_overlaps(const char *api, const struct rk_view_geom geom[6],
-                                      const bool present[6], const bool same_layout[2],
-                                      const void *const data[6], enum rk_rope_rule *rule) {
-    for (int o = RK_ROPE_Q_OUT; o <= RK_ROPE_K_OUT; o++) {
-        if (!present[o])
-            continue;
-        const int in = o - (RK_ROPE_Q_OUT - RK_ROPE_Q_IN);
-        for (int i = 0; i < 6; i++) {
-            if (!present[i] || i == o)
-                continue;
-            if (i == in && data[i] == data[o] && same_layout[o - RK_ROPE_Q_OUT])
-                continue; /* in place */
-            if (rk_views_overlap(&geom[o], data[o], &geom[i], data[i]))
-                RK_ROPE_FAIL(RK_ROPE_RULE_OVERLAP,
-                             "%s: %s memory overlaps %s: an output may only be exactly its input "
-                             "(in place)",
-                             api, rk_names[o], rk_names[i]);
-        }
-    }
-    return ROPEKIT_OK;
-}
-
-/* SPEC §5.5's rows in order (the rule enum's order). */
-static const rk_rope_step rk_rope_steps[] = {
-    rk_step_cache_mode, rk_step_null,          rk_step_layout,   rk_step_data_null,
-    rk_step_pos_dtype,  rk_step_dtype,         rk_step_rank,     rk_step_empty,
-    rk_step_tokens,     rk_step_out_shape,     rk_step_sections, rk_step_section_values,
-    rk_step_head_size,  rk_step_mode_sections, rk_step_heads,    rk_step_align,
-    rk_step_rot_dim,    rk_step_pos_shape,     rk_step_overlap,
-};
+/* SPEC §5.5's rows in order (the rule enum's order). A list the compiler expands into
+ * straight-line calls, so phase 1 pays no indirect call per step. */
+#define RK_ROPE_STEPS(X)                                                                           \
+    X(cache_mode)                                                                                  \
+    X(null)                                                                                        \
+    X(layout)                                                                                      \
+    X(data_null)                                                                                   \
+    X(pos_dtype)                                                                                   \
+    X(dtype)                                                                                       \
+    X(rank)                                                                                        \
+    X(empty)                                                                                       \
+    X(tokens)                                                                                      \
+    X(out_shape)                                                                                   \
+    X(sections)                                                                                    \
+    X(section_values)                                                                              \
+    X(head_size)                                                                                   \
+    X(mode_sections)                                                                               \
+    X(heads)                                                                                       \
+    X(align)                                                                                       \
+    X(rot_dim)                                                                                     \
+    X(pos_shape)                                                                                   \
+    X(overlap)
 
 ropekit_status rk_rope_validate(const struct rk_rope_problem *p, const struct rk_rope_policy *pol,
                                 struct rk_rope_checked *out, enum rk_rope_rule *rule) {
@@ -443,11 +463,33 @@ ropekit_status rk_rope_validate(const struct rk_rope_problem *p, const struct rk
         .t = {p->positions, p->query_in, p->key_in, p->cache, p->query_out, p->key_out},
         .out = out,
     };
+    ropekit_status st;
     *rule = RK_ROPE_RULE_NONE;
-    for (size_t i = 0; i < sizeof rk_rope_steps / sizeof rk_rope_steps[0]; i++) {
-        ropekit_status st = rk_rope_steps[i](&c, rule);
-        if (st != ROPEKIT_OK)
-            return st;
-    }
+#define RK_RUN_STEP_(name)                                                                         \
+    if ((st = rk_step_##name(&c, rule)) != ROPEKIT_OK)                                             \
+        return st;
+    RK_ROPE_STEPS(RK_RUN_STEP_)
+#undef RK_RUN_STEP_
     return ROPEKIT_OK;
+}
+
+ropekit_status rk_rope_check_data(const struct rk_rope_plan *pl, const char *api,
+                                  const int64_t *positions, const void *q_in, const void *k_in,
+                                  const void *cache, const void *q_out, const void *k_out,
+                                  enum rk_rope_rule *rule) {
+    static const char *names[6] = {"positions",   "queryIn",  "keyIn",
+                                   "cosSinCache", "queryOut", "keyOut"};
+    const void *const data[6] = {positions, q_in, k_in, cache, q_out, k_out};
+    const bool present[6] = {true, pl->q.present, pl->k.present,
+                             true, pl->q.present, pl->k.present};
+    const bool same_layout[2] = {pl->q.same_layout, pl->k.same_layout};
+    *rule = RK_ROPE_RULE_NONE;
+    RK_COUNT_CHECK(RK_CHECKED_ROPE, RK_ROPE_RULE_DATA_NULL);
+    for (int i = 0; i < 6; i++)
+        if (present[i] && !data[i] && pl->geom[i].span_hi > pl->geom[i].span_lo)
+            RK_ROPE_FAIL(RK_ROPE_RULE_DATA_NULL, "%s: %s data = NULL: required", api, names[i]);
+    if (pl->noop)
+        return ROPEKIT_OK;
+    RK_COUNT_CHECK(RK_CHECKED_ROPE, RK_ROPE_RULE_OVERLAP);
+    return rk_rope_check_overlaps(api, pl->geom, present, same_layout, data, rule);
 }

@@ -21,19 +21,13 @@ struct rk_rope_checked {
     int64_t tokens;
     int64_t q_heads, k_heads;
     int64_t rot_dim, max_pos;
-    bool present[6]; /* tensors in the order of enum RK_ROPE_POS... */
-    struct rk_view_geom geom[6];
-    bool same_layout[2]; /* queryOut, keyOut: the layout of their input */
+    bool present[6];           /* tensors in the order of enum RK_ROPE_POS... */
+    struct rk_view_geom *geom; /* 6 zeroed entries (the plan's) that receive the views' geometry */
+    bool same_layout[2];       /* queryOut, keyOut: the layout of their input */
 };
 
 ropekit_status rk_rope_validate(const struct rk_rope_problem *problem,
                                 const struct rk_rope_policy *policy, struct rk_rope_checked *out,
                                 enum rk_rope_rule *rule);
-
-/* Whether an output shares a byte with another tensor without being exactly its input
- * (in place): the one cross-tensor check, for phase 1 and for data bound later. */
-ropekit_status rk_rope_check_overlaps(const char *api, const struct rk_view_geom geom[6],
-                                      const bool present[6], const bool same_layout[2],
-                                      const void *const data[6], enum rk_rope_rule *rule);
 
 #endif /* ROPEKIT_OPS_ROPE_INTERNAL_H_ */
