@@ -7,10 +7,10 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "reference.h"
-#include "rope_reference.h"
-#include "timer.h"
-#include "verify.h"
+#include "testkit/reference.h"
+#include "testkit/rope_reference.h"
+#include "testkit/timer.h"
+#include "testkit/verify.h"
 
 enum { VERIFY_MAX_SHOWN = 5 };
 

@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "demo.h"
-#include "pr_fill.h"
-#include "reference.h"
+#include "testkit/pr_fill.h"
+#include "testkit/reference.h"
 
 enum pr_face { PR_ACLNN, PR_NATIVE };
 

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "demo.h"
-#include "half_bits.h"
-#include "rng.h"
-#include "rope_case.h"
+#include "testkit/half_bits.h"
+#include "testkit/rng.h"
+#include "testkit/rope_case.h"
 
 enum rd_face { RD_ACLNN_V1, RD_ACLNN_V2, RD_NATIVE };
 enum rd_layout {

@@ -33,10 +33,10 @@
 #include "fuzz_arena.h"
 #include "fuzz_check.h"
 #include "fuzz_input.h"
-#include "half_bits.h"
-#include "reference.h"
+#include "testkit/half_bits.h"
+#include "testkit/reference.h"
 #include "ropekit/ropekit.h"
-#include "tolerance.h"
+#include "testkit/tolerance.h"
 
 __extension__ typedef __int128 i128;
 

@@ -29,10 +29,10 @@
 #include "fuzz_arena.h"
 #include "fuzz_check.h"
 #include "fuzz_input.h"
-#include "half_bits.h"
-#include "rope_reference.h"
+#include "testkit/half_bits.h"
+#include "testkit/rope_reference.h"
 #include "ropekit/ropekit.h"
-#include "tolerance.h"
+#include "testkit/tolerance.h"
 
 #define RF_MAXD 10                  /* dims a view may claim (aclCreateTensor takes up to 8) */
 #define RF_REF_ELEMS 4096           /* output elements up to which the float64 reference runs */

@@ -14,7 +14,7 @@
  * status and bytes as the one-shot call with the scalar kernels on one thread, changes
  * only the bytes of its outputs (no output shares a byte with another operand but its
  * own input in place), never accepts an out-of-range position, and for small shapes is
- * within SPEC §6 of the float64 references (tools/reference.h, tools/rope_reference.h),
+ * within SPEC §6 of the float64 references (testkit/reference.h, testkit/rope_reference.h),
  * pass-through elements bit for bit. Views too large for the arena but valid are only
  * planned (plans ignore data pointers). */
 #include <math.h>
@@ -27,10 +27,10 @@
 #include "fuzz_arena.h"
 #include "fuzz_check.h"
 #include "fuzz_input.h"
-#include "half_bits.h"
-#include "reference.h"
-#include "rope_reference.h"
-#include "tolerance.h"
+#include "testkit/half_bits.h"
+#include "testkit/reference.h"
+#include "testkit/rope_reference.h"
+#include "testkit/tolerance.h"
 #include "ropekit/ropekit.h"
 
 __extension__ typedef __int128 fz_i128;

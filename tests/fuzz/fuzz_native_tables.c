@@ -16,7 +16,7 @@
 #include "fuzz_arena.h"
 #include "fuzz_check.h"
 #include "fuzz_input.h"
-#include "half_bits.h"
+#include "testkit/half_bits.h"
 #include "ropekit/ropekit.h"
 
 static const int64_t kDtypes[] = {ROPEKIT_F32, ROPEKIT_F16, ROPEKIT_BF16, ROPEKIT_I64, 5, -1};

@@ -27,7 +27,7 @@
 #include "aclnnop/aclnn_inplace_partial_rotary_mul.h"
 #include "fuzz_check.h"
 #include "fuzz_input.h"
-#include "half_bits.h"
+#include "testkit/half_bits.h"
 #include "ropekit/ropekit.h"
 
 #define NBUF 8

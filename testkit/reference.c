@@ -1,4 +1,4 @@
-#include "reference.h"
+#include "testkit/reference.h"
 
 #include <math.h>
 

@@ -1,17 +1,21 @@
-/* One RopeWithSinCosCache problem (SPEC §5) as the tools see it: a few host buffers and
+/* One RopeWithSinCosCache problem (SPEC §5) as the test kit sees it: a few host buffers and
  * the six views over them (positions, queryIn, keyIn, cosSinCache, queryOut, keyOut),
  * which may share buffers (fused qkv, in place); its check against the float64
  * reference; and how to run it through each face. Shared by `demo` and `verify`. */
-#ifndef ROPEKIT_TOOLS_ROPE_CASE_H_
-#define ROPEKIT_TOOLS_ROPE_CASE_H_
+#ifndef ROPEKIT_TESTKIT_ROPE_CASE_H_
+#define ROPEKIT_TESTKIT_ROPE_CASE_H_
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "acl_session.h"
-#include "rope_reference.h"
-#include "tolerance.h"
+#include "testkit/acl_session.h"
+#include "testkit/rope_reference.h"
+#include "testkit/tolerance.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* The views in the order of the aclnn arguments. */
 enum rc_view_id { RC_POS, RC_QI, RC_KI, RC_CACHE, RC_QO, RC_KO, RC_NVIEWS };
@@ -172,4 +176,8 @@ void rc_acl_unbind(struct rc_acl_bound *b, const struct rope_case *rc);
 int rc_acl_run(const struct rc_acl_call *call, const struct rope_case *rc, const struct tk_acl *acl,
                struct rc_image *img, int *stage, char *err, size_t len);
 
-#endif /* ROPEKIT_TOOLS_ROPE_CASE_H_ */
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ROPEKIT_TESTKIT_ROPE_CASE_H_ */

@@ -4,7 +4,7 @@
 
 #include "aclnnop/aclnn_inplace_partial_rotary_mul.h"
 #include "aclnnop/aclnn_inplace_partial_rotary_mul_grad.h"
-#include "pr_case.h"
+#include "testkit/pr_case.h"
 
 ropekit_status pr_native_run(const struct pr_case *pc, void *xbuf, bool via_plan) {
     ropekit_tensor x = tk_tensor_native(&pc->x, xbuf);

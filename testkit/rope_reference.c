@@ -1,4 +1,4 @@
-#include "rope_reference.h"
+#include "testkit/rope_reference.h"
 
 #include <math.h>
 

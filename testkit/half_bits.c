@@ -1,4 +1,4 @@
-#include "half_bits.h"
+#include "testkit/half_bits.h"
 
 #include <math.h>
 #include <string.h>

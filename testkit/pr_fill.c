@@ -1,9 +1,9 @@
-#include "pr_fill.h"
+#include "testkit/pr_fill.h"
 
 #include <math.h>
 
-#include "half_bits.h"
-#include "reference.h"
+#include "testkit/half_bits.h"
+#include "testkit/reference.h"
 
 void pr_fill_uniform(struct tk_tensor *t, struct tk_rng *rng, double lo, double hi) {
     int64_t idx[ROPEKIT_MAX_DIMS] = {0};

@@ -1,11 +1,15 @@
 /* Deterministic pseudo-random numbers for test data (splitmix64). The same seed gives
  * the same stream on every platform, which is what makes `ropekit verify --seed N`
  * reproducible. Not for anything but test data. */
-#ifndef ROPEKIT_TOOLS_RNG_H_
-#define ROPEKIT_TOOLS_RNG_H_
+#ifndef ROPEKIT_TESTKIT_RNG_H_
+#define ROPEKIT_TESTKIT_RNG_H_
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct tk_rng {
     uint64_t state;
@@ -55,4 +59,8 @@ static inline uint64_t tk_rng_derive(uint64_t seed, uint64_t index) {
     return tk_rng_next(&r);
 }
 
-#endif /* ROPEKIT_TOOLS_RNG_H_ */
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ROPEKIT_TESTKIT_RNG_H_ */

@@ -1,14 +1,18 @@
-/* `ropekit verify`: randomized self-check. Each operator family contributes a suite (a
- * file verify_<op>.c and a row in TK_VERIFY_SUITES with its share of the cases); a
- * suite draws one random problem from the stream it is given, runs it through every
- * face that accepts it and reports what went wrong. */
-#ifndef ROPEKIT_TOOLS_VERIFY_H_
-#define ROPEKIT_TOOLS_VERIFY_H_
+/* The verify suites behind `ropekit verify` (randomized self-check). Each operator family
+ * contributes a suite (a file verify_<op>.c and a row in TK_VERIFY_SUITES with its share of the
+ * cases); a suite draws one random problem from the stream it is given, runs it through every face
+ * that accepts it and reports what went wrong. */
+#ifndef ROPEKIT_TESTKIT_VERIFY_H_
+#define ROPEKIT_TESTKIT_VERIFY_H_
 
 #include <stdbool.h>
 
-#include "acl_session.h"
-#include "rng.h"
+#include "testkit/acl_session.h"
+#include "testkit/rng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct verify_env {
     const struct tk_acl *acl;
@@ -45,4 +49,8 @@ int verify_gen_rope(struct tk_rng *rng, struct rope_case *rc, char *layout, size
  * the alteration drawn does not apply to the problem. */
 bool verify_rope_perturb(struct rc_acl_call *call, const struct rope_case *rc, struct tk_rng *rng);
 
-#endif /* ROPEKIT_TOOLS_VERIFY_H_ */
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ROPEKIT_TESTKIT_VERIFY_H_ */

@@ -6,7 +6,7 @@
 
 #include "aclnnop/aclnn_rope_with_sin_cos_cache.h"
 #include "aclnnop/aclnn_rope_with_sin_cos_cache_v2.h"
-#include "rope_case.h"
+#include "testkit/rope_case.h"
 
 /* ---- native ---- */
 

@@ -1,4 +1,4 @@
-#include "acl_session.h"
+#include "testkit/acl_session.h"
 
 #include <stdio.h>
 

@@ -17,10 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "half_bits.h"
-#include "layout_gen.h"
-#include "rope_case.h"
-#include "verify.h"
+#include "testkit/half_bits.h"
+#include "testkit/layout_gen.h"
+#include "testkit/rope_case.h"
+#include "testkit/verify.h"
 
 enum { RV_MAX_ELEMS = 1 << 15, RV_MAX_POS = 600 };
 

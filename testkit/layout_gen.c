@@ -1,4 +1,4 @@
-#include "layout_gen.h"
+#include "testkit/layout_gen.h"
 
 struct tk_layout tk_layout_random(struct tk_rng *rng, int ndim, const int64_t *shape,
                                   const struct tk_layout_opts *opts) {

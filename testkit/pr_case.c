@@ -1,12 +1,12 @@
 /* Partial-rotary case: description and the check against the float64 reference. */
-#include "pr_case.h"
+#include "testkit/pr_case.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "half_bits.h"
-#include "reference.h"
+#include "testkit/half_bits.h"
+#include "testkit/reference.h"
 
 void pr_case_free(struct pr_case *pc) {
     tk_tensor_free(&pc->x);

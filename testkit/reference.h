@@ -19,10 +19,14 @@
  * at most), so the reference carries one float64 rounding, far below any tolerance. The
  * one fp32 effect it models is a product overflowing to inf (SPEC §1 rule 2), which
  * decides whether a sum of two huge products is inf or NaN. */
-#ifndef ROPEKIT_TOOLS_REFERENCE_H_
-#define ROPEKIT_TOOLS_REFERENCE_H_
+#ifndef ROPEKIT_TESTKIT_REFERENCE_H_
+#define ROPEKIT_TESTKIT_REFERENCE_H_
 
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct tk_rot_pair {
     int64_t ip, ir, op, orr;
@@ -46,4 +50,8 @@ void tk_ref_rotate(int mode, int direction, int64_t len, const double *v, const 
  * every mode's backward is the transpose of its forward. Returns 0 when all hold. */
 int tk_ref_self_test(void);
 
-#endif /* ROPEKIT_TOOLS_REFERENCE_H_ */
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ROPEKIT_TESTKIT_REFERENCE_H_ */

@@ -1,16 +1,20 @@
 /* One partial-rotary problem (InplacePartialRotaryMul / ...Grad, SPEC §3-§4) as the
- * tools see it: tensors, mode, direction, slice; its check against the float64
+ * test kit sees it: tensors, mode, direction, slice; its check against the float64
  * reference; and how to run it through each face. Shared by `demo` and `verify`. */
-#ifndef ROPEKIT_TOOLS_PR_CASE_H_
-#define ROPEKIT_TOOLS_PR_CASE_H_
+#ifndef ROPEKIT_TESTKIT_PR_CASE_H_
+#define ROPEKIT_TESTKIT_PR_CASE_H_
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "acl_session.h"
-#include "host_tensor.h"
-#include "tolerance.h"
+#include "testkit/acl_session.h"
+#include "testkit/host_tensor.h"
+#include "testkit/tolerance.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct pr_case {
     int mode;      /* ropekit_rotary_mode */
@@ -82,4 +86,8 @@ void pr_aclnn_unbind(struct pr_aclnn *b);
 int pr_aclnn_run(const struct pr_case *pc, const struct tk_acl *acl, void *xbuf, char *err,
                  size_t len);
 
-#endif /* ROPEKIT_TOOLS_PR_CASE_H_ */
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ROPEKIT_TESTKIT_PR_CASE_H_ */

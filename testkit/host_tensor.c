@@ -1,4 +1,4 @@
-#include "host_tensor.h"
+#include "testkit/host_tensor.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "half_bits.h"
-#include "layout_gen.h"
-#include "pr_case.h"
-#include "pr_fill.h"
-#include "verify.h"
+#include "testkit/half_bits.h"
+#include "testkit/layout_gen.h"
+#include "testkit/pr_case.h"
+#include "testkit/pr_fill.h"
+#include "testkit/verify.h"
 
 enum { PR_MAX_ELEMS = 1 << 15 };
 

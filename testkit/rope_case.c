@@ -1,13 +1,13 @@
 /* RopeWithSinCosCache case: buffers, views, description and the check against the
  * float64 reference. */
-#include "rope_case.h"
+#include "testkit/rope_case.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "half_bits.h"
-#include "host_tensor.h"
+#include "testkit/half_bits.h"
+#include "testkit/host_tensor.h"
 
 void rope_case_free(struct rope_case *rc) {
     for (int i = 0; i < rc->nbufs; i++) {
