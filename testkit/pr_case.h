@@ -59,6 +59,9 @@ ropekit_status pr_native_run(const struct pr_case *pc, void *xbuf, bool via_plan
  * ACLNN_ERR_INNER_TILING_ERROR (grad) for a rank, mode, dtype-pair or D violation, and
  * -1 when the contract does not say (negative strides: no CANN tensor has them). */
 int pr_aclnn_expected(const struct pr_case *pc);
+/* The rule behind pr_aclnn_expected: an enum tk_pr_rule (testkit/rules.h), TK_PR_RULE_NONE
+ * (0) when accepted, -1 when the contract does not say. */
+int pr_aclnn_rule(const struct pr_case *pc);
 bool pr_aclnn_accepts(const struct pr_case *pc);
 /* "aclnnInplacePartialRotaryMul" or "aclnnInplacePartialRotaryMulGrad". */
 const char *pr_aclnn_name(const struct pr_case *pc);

@@ -5,6 +5,7 @@
 #include "aclnnop/aclnn_inplace_partial_rotary_mul.h"
 #include "aclnnop/aclnn_inplace_partial_rotary_mul_grad.h"
 #include "testkit/pr_case.h"
+#include "testkit/rules.h"
 
 ropekit_status pr_native_run(const struct pr_case *pc, void *xbuf, bool via_plan) {
     ropekit_tensor x = tk_tensor_native(&pc->x, xbuf);
@@ -32,30 +33,37 @@ static bool pr_aclnn_pair_ok(const struct pr_case *pc) {
     return x == c || c == ROPEKIT_F32;
 }
 
-int pr_aclnn_expected(const struct pr_case *pc) {
+int pr_aclnn_rule(const struct pr_case *pc) {
     const struct tk_tensor *all[3] = {&pc->x, &pc->cos, &pc->sin};
     const bool grad = pc->direction == ROPEKIT_BACKWARD;
-    /* Forward: every non-null rule is 161002 (column R); grad: 561002 (SPEC §4.3). */
-    const int reject = grad ? ACLNN_ERR_INNER_TILING_ERROR : ACLNN_ERR_PARAM_INVALID;
     for (int i = 0; i < 3; i++)
         for (int k = 0; k < all[i]->ndim; k++)
             if (all[i]->strides[k] < 0)
                 return -1;
     /* Rules before the no-op exit: dtype pair, ranks, mode. */
     if (!pr_aclnn_pair_ok(pc))
-        return ACLNN_ERR_PARAM_INVALID;
+        return TK_PR_RULE_DTYPE_PAIR;
     for (int i = 0; i < 3; i++)
         if (all[i]->ndim != 4)
-            return reject;
+            return TK_PR_RULE_RANK;
     if (pc->mode != ROPEKIT_ROTARY_INTERLEAVE)
-        return reject;
+        return TK_PR_RULE_MODE;
     if (pc->end == pc->start || tk_tensor_numel(&pc->x) == 0 || tk_tensor_numel(&pc->cos) == 0)
-        return 0;
+        return TK_PR_RULE_NONE;
     /* After it: D <= 1024, D even (forward only); L is always even here. */
     const int64_t d = pc->x.shape[3];
-    if (d > 1024 || (!grad && d % 2 != 0))
-        return reject;
-    return 0;
+    if (d > 1024)
+        return TK_PR_RULE_MAX_D;
+    if (!grad && d % 2 != 0)
+        return TK_PR_RULE_D_EVEN;
+    return TK_PR_RULE_NONE;
+}
+
+int pr_aclnn_expected(const struct pr_case *pc) {
+    /* Forward: every non-null rule is 161002; grad: 561002 after the dtype pair (SPEC §4.3). */
+    const int rule = pr_aclnn_rule(pc);
+    return rule < 0 ? -1
+                    : tk_pr_rule_code((enum tk_pr_rule)rule, pc->direction == ROPEKIT_BACKWARD);
 }
 
 bool pr_aclnn_accepts(const struct pr_case *pc) {

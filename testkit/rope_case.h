@@ -144,9 +144,13 @@ void rc_acl_call_make(struct rc_acl_call *call, const struct rope_case *rc, int 
                       int64_t cache_mode);
 const char *rc_acl_name(const struct rc_acl_call *call);
 
-/* What CANN's contract (SPEC §5.5, rows 0-16 in order, then E) says the call gives: the
- * phase-1 status, or ACL_ERROR_RT_AICORE_EXCEPTION when phase 1 must pass and a
- * position is out of range, or 0. -1 when the contract does not say (negative strides). */
+/* Which rule of CANN's contract (SPEC §5.5, rows 0-16 in order, then E) the call breaks
+ * first: an enum tk_rope_rule (testkit/rules.h; TK_ROPE_RULE_POS_RANGE when phase 1 must
+ * pass and a position is out of range), TK_ROPE_RULE_NONE (0), or -1 when the contract
+ * does not say (negative strides). */
+int rc_acl_rule(const struct rc_acl_call *call, const struct rope_case *rc);
+/* What the call gives: the rule's phase-1 code, the fault of TK_ROPE_RULE_POS_RANGE
+ * (ACL_ERROR_RT_AICORE_EXCEPTION, reported by the sync), 0, or -1 (rc_acl_rule). */
 int rc_acl_expected(const struct rc_acl_call *call, const struct rope_case *rc);
 
 /* The call's buffers in device memory with its aclTensors, for repeated calls. */

@@ -7,6 +7,7 @@
 #include "aclnnop/aclnn_rope_with_sin_cos_cache.h"
 #include "aclnnop/aclnn_rope_with_sin_cos_cache_v2.h"
 #include "testkit/rope_case.h"
+#include "testkit/rules.h"
 
 /* ---- native ---- */
 
@@ -90,20 +91,6 @@ static bool rc_same_dims(const struct rc_view *a, const struct rc_view *b) {
     return true;
 }
 
-/* CANN's mrope whitelist (SPEC §5.5 row 9), one list for V1 and V2. */
-static bool rc_whitelisted(const int64_t *s, int n) {
-    static const int64_t lists[5][5] = {
-        {3, 16, 24, 24}, {3, 8, 12, 12}, {3, 24, 20, 20}, {3, 11, 11, 10}, {4, 16, 16, 16, 16}};
-    for (int w = 0; w < 5; w++) {
-        bool same = lists[w][0] == n;
-        for (int i = 0; same && i < n; i++)
-            same = lists[w][i + 1] == s[i];
-        if (same)
-            return true;
-    }
-    return false;
-}
-
 /* Marks (adds 1 to) every element of a view in a per-element counter array; returns
  * true when some element was already marked by this same view (self-overlap). */
 static bool rc_mark_view(const struct rc_view *v, unsigned char *count, unsigned char tag) {
@@ -165,8 +152,7 @@ static int64_t rc_call_position(const struct rc_acl_call *c, const struct rope_c
     return value;
 }
 
-int rc_acl_expected(const struct rc_acl_call *c, const struct rope_case *rc) {
-    enum { INVALID = ACLNN_ERR_PARAM_INVALID, TILING = ACLNN_ERR_INNER_TILING_ERROR };
+int rc_acl_rule(const struct rc_acl_call *c, const struct rope_case *rc) {
     const struct rc_view *pos = &c->view[RC_POS], *qi = &c->view[RC_QI], *ki = &c->view[RC_KI];
     const struct rc_view *cache = &c->view[RC_CACHE];
     for (int v = 0; v < RC_NVIEWS; v++)
@@ -174,72 +160,81 @@ int rc_acl_expected(const struct rc_acl_call *c, const struct rope_case *rc) {
             if (c->view[v].strides[k] < 0)
                 return -1;
     if (c->version == 2 && c->cache_mode != 0 && c->cache_mode != 1) /* row 0 */
-        return INVALID;
+        return TK_ROPE_RULE_CACHE_MODE;
     for (int v = 0; v < RC_NVIEWS; v++) /* row 1 */
         if (!c->view[v].present)
-            return ACLNN_ERR_PARAM_NULLPTR;
+            return TK_ROPE_RULE_NULL;
     if (c->null_workspace_size || c->null_executor)
-        return ACLNN_ERR_PARAM_NULLPTR;
+        return TK_ROPE_RULE_NULL;
     for (int v = 0; v < RC_NVIEWS; v++)
         if (c->null_data[v] && rc_view_numel(&c->view[v]) > 0)
-            return ACLNN_ERR_PARAM_NULLPTR;
+            return TK_ROPE_RULE_DATA_NULL;
     if (c->dtype[RC_POS] != ACL_INT64) /* row 2 */
-        return INVALID;
+        return TK_ROPE_RULE_POS_DTYPE;
     const int xd = c->dtype[RC_QI]; /* row 3 */
     if (xd != ACL_FLOAT && xd != ACL_FLOAT16 && xd != ACL_BF16)
-        return INVALID;
+        return TK_ROPE_RULE_DTYPE;
     for (int v = RC_KI; v < RC_NVIEWS; v++)
         if (c->dtype[v] != xd)
-            return INVALID;
+            return TK_ROPE_RULE_DTYPE;
     if (qi->ndim != 2 || ki->ndim != 2 || cache->ndim != 2) /* row 4 */
-        return INVALID;
+        return TK_ROPE_RULE_RANK;
     if (rc_view_numel(qi) == 0 || rc_view_numel(ki) == 0 || rc_view_numel(cache) == 0 ||
         rc_view_numel(pos) == 0) /* row 5 */
-        return INVALID;
+        return TK_ROPE_RULE_EMPTY;
     if (ki->shape[0] != qi->shape[0]) /* row 6 */
-        return INVALID;
+        return TK_ROPE_RULE_TOKENS;
     if (!rc_same_dims(&c->view[RC_QO], qi) || !rc_same_dims(&c->view[RC_KO], ki)) /* row 7 */
-        return INVALID;
+        return TK_ROPE_RULE_OUT_SHAPE;
     int64_t sum = 0;
     if (c->has_sections) { /* row 8 */
         if (c->nsec != 3 && c->nsec != 4)
-            return INVALID;
+            return TK_ROPE_RULE_SECTIONS;
         for (int i = 0; i < c->nsec; i++) {
             if (c->sections[i] < 0)
-                return INVALID;
+                return TK_ROPE_RULE_SECTIONS;
             sum += c->sections[i];
         }
     }
     const bool mrope = c->has_sections && c->sections[0] > 0;
     const int64_t rot = cache->shape[1], hs = c->head_size, tokens = qi->shape[0];
-    if (mrope && (2 * sum != rot || !rc_whitelisted(c->sections, c->nsec))) /* row 9 */
-        return INVALID;
+    if (mrope && (2 * sum != rot || !tk_aclnn_mrope_whitelisted(c->sections, c->nsec))) /* row 9 */
+        return TK_ROPE_RULE_SECTION_VALUES;
     if (hs <= 0) /* row 10 */
-        return INVALID;
+        return TK_ROPE_RULE_HEAD_SIZE;
     if (mrope && c->nsec == 4 && c->cache_mode != 0) /* row 11 */
-        return TILING;
+        return TK_ROPE_RULE_MODE_SECTIONS;
     if (qi->shape[1] % hs != 0 || ki->shape[1] % hs != 0) /* row 12 */
-        return TILING;
+        return TK_ROPE_RULE_HEADS;
     const int64_t align = xd == ACL_FLOAT ? 16 : 32; /* row 13 */
     if (hs % align != 0 || rot % align != 0)
-        return TILING;
+        return TK_ROPE_RULE_ALIGN;
     if (rot > hs) /* row 14 */
-        return TILING;
+        return TK_ROPE_RULE_ROT_DIM;
     const int rows = mrope ? c->nsec : 1; /* row 15 */
     const bool pos_ok = mrope ? pos->ndim == 2 && pos->shape[0] == rows && pos->shape[1] == tokens
                               : pos->ndim == 1 && pos->shape[0] == tokens;
     if (!pos_ok)
-        return TILING;
+        return TK_ROPE_RULE_POS_SHAPE;
     int overlap = rc_outputs_overlap(c->view, rc); /* row 16 */
     if (overlap != 0)
-        return overlap > 0 ? TILING : -1;
+        return overlap > 0 ? TK_ROPE_RULE_OVERLAP : -1;
     for (int r = 0; r < rows; r++) /* E: at execution, reported by the sync */
         for (int64_t t = 0; t < tokens; t++) {
             const int64_t p = rc_call_position(c, rc, r, t);
             if (p < 0 || p >= cache->shape[0])
-                return ACL_ERROR_RT_AICORE_EXCEPTION;
+                return TK_ROPE_RULE_POS_RANGE;
         }
-    return 0;
+    return TK_ROPE_RULE_NONE;
+}
+
+int rc_acl_expected(const struct rc_acl_call *c, const struct rope_case *rc) {
+    const int rule = rc_acl_rule(c, rc);
+    if (rule < 0)
+        return -1;
+    if (rule == TK_ROPE_RULE_POS_RANGE) /* found as the work runs: the stream's fault */
+        return tk_rope_rule_fault(TK_ROPE_RULE_POS_RANGE);
+    return tk_rope_rule_code((enum tk_rope_rule)rule);
 }
 
 /* ---- aclnn: running a call ---- */

@@ -20,6 +20,7 @@
 
 #include "testkit/pr_case.h"
 #include "testkit/rope_case.h"
+#include "testkit/rules.h"
 #include "testkit/timer.h"
 #include "testkit/verify.h"
 
@@ -189,7 +190,8 @@ static int soak_pr_start(struct soak_worker *w, struct soak_job *j) {
     } else if (j->invalid) {
         slice_variant = soak_pr_bad_slice(j);
         j->native_valid = slice_variant == 2; /* 3 values have no native spelling */
-        j->want = grad ? ACLNN_ERR_INNER_TILING_ERROR : ACLNN_ERR_PARAM_INVALID;
+        j->want = tk_pr_rule_code(
+            slice_variant == 2 ? TK_PR_RULE_SLICE_SIZE : TK_PR_RULE_SLICE_RANGE, grad);
     }
     if (j->want >= 0)
         soak_pr_launch(w, j, slice_variant);

@@ -3,6 +3,7 @@
  * check (row E), the cos/sin selection rules of §5.3 (rope, sectioned and interleaved mrope), the
  * NeoX and GPT-J rotations of §5.4, aliasing (in place, fused qkv views) and executor use. */
 #include "aclnn/pr_harness.h"
+#include "testkit/rules.h"
 #include "aclnnop/aclnn_rope_with_sin_cos_cache.h"
 #include "aclnnop/aclnn_rope_with_sin_cos_cache_v2.h"
 
@@ -696,11 +697,9 @@ static void test_row09_not_whitelisted(void **state) {
 
 static void test_row09_whitelist_accepted(void **state) {
     (void)state;
-    static const int64_t lists[5][4] = {
-        {16, 24, 24}, {8, 12, 12}, {24, 20, 20}, {11, 11, 10}, {16, 16, 16, 16}};
-    for (int w = 0; w < 5; w++) {
+    for (int w = 0; w < TK_ACLNN_MROPE_SECTION_LISTS; w++) { /* CANN's lists */
         struct rc_case k = rc_default(1);
-        rc_mrope(&k, w == 4 ? 4 : 3, lists[w]);
+        rc_mrope(&k, tk_aclnn_mrope_sections[w].count, tk_aclnn_mrope_sections[w].s);
         for (int neox = 0; neox <= 1; neox++) {
             k.neox = neox != 0;
             rc_ok_both(&k);

@@ -35,6 +35,7 @@
 #include "fuzz_input.h"
 #include "testkit/half_bits.h"
 #include "testkit/reference.h"
+#include "testkit/rules.h"
 #include "ropekit/ropekit.h"
 #include "testkit/tolerance.h"
 
@@ -633,12 +634,16 @@ static struct verdict judge(const call *k, const bool present[3], bool placed) {
     return r;
 }
 
+/* The code of a class of rules, from the library's table (testkit/rules.h): the rules of
+ * one class share their codes, so one rule stands for each (NULL for the null rules,
+ * X_DTYPE for the dtype rules, RANK for the rules after them). */
 static aclnnStatus code_of(int op, int v) {
+    const bool grad = op != OP_FWD;
     if (v == V_NULL)
-        return ACLNN_ERR_PARAM_NULLPTR;
-    if (v == V_DTYPE || op == OP_FWD)
-        return ACLNN_ERR_PARAM_INVALID;
-    return ACLNN_ERR_INNER_TILING_ERROR;
+        return (aclnnStatus)tk_pr_rule_code(TK_PR_RULE_NULL, grad);
+    if (v == V_DTYPE)
+        return (aclnnStatus)tk_pr_rule_code(TK_PR_RULE_X_DTYPE, grad);
+    return (aclnnStatus)tk_pr_rule_code(TK_PR_RULE_RANK, grad);
 }
 
 /* ---- buffers ---- */
