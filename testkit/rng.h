@@ -1,4 +1,5 @@
-/* Deterministic pseudo-random numbers for test data (splitmix64). The same seed gives
+/* Deterministic pseudo-random numbers for test data (splitmix64, and xorshift64 for raw
+ * bit patterns). The same seed gives
  * the same stream on every platform, which is what makes `ropekit verify --seed N`
  * reproducible. Not for anything but test data. */
 #ifndef ROPEKIT_TESTKIT_RNG_H_
@@ -49,6 +50,17 @@ static inline double tk_rng_uniform(struct tk_rng *r, double lo, double hi) {
 /* True with probability percent / 100. */
 static inline bool tk_rng_chance(struct tk_rng *r, unsigned percent) {
     return tk_rng_below(r, 100) < percent;
+}
+
+/* xorshift64 (13, 7, 17) on *state, returning bits 11..42: the raw bit stream of the
+ * kernel tests, whose NaN payloads, infinities and subnormals are drawn from its bits. */
+static inline uint32_t tk_xorshift32(uint64_t *state) {
+    uint64_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    *state = x;
+    return (uint32_t)(x >> 11);
 }
 
 /* Seed of an independent stream for item `index` of a run seeded with `seed`, so one

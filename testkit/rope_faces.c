@@ -6,6 +6,7 @@
 
 #include "aclnnop/aclnn_rope_with_sin_cos_cache.h"
 #include "aclnnop/aclnn_rope_with_sin_cos_cache_v2.h"
+#include "testkit/acl_dtype.h"
 #include "testkit/rope_case.h"
 #include "testkit/rules.h"
 
@@ -239,23 +240,6 @@ int rc_acl_expected(const struct rc_acl_call *c, const struct rope_case *rc) {
 
 /* ---- aclnn: running a call ---- */
 
-static size_t rc_acl_itemsize(int dtype) {
-    switch (dtype) {
-    case ACL_FLOAT:
-    case ACL_INT32:
-        return 4;
-    case ACL_FLOAT16:
-    case ACL_BF16:
-    case ACL_INT16:
-        return 2;
-    case ACL_INT64:
-    case ACL_DOUBLE:
-        return 8;
-    default:
-        return 1;
-    }
-}
-
 int rc_acl_bind(struct rc_acl_bound *b, const struct rc_acl_call *call, const struct rope_case *rc,
                 const struct rc_image *img, char *err, size_t len) {
     memset(b, 0, sizeof *b);
@@ -275,8 +259,8 @@ int rc_acl_bind(struct rc_acl_bound *b, const struct rc_acl_call *call, const st
         if (!view->present || call->reuse_input[v])
             continue;
         const size_t buf_item = ropekit_dtype_size(rc->buf[view->buf].dtype);
-        int64_t storage =
-            rc->buf[view->buf].elems * (int64_t)buf_item / (int64_t)rc_acl_itemsize(call->dtype[v]);
+        int64_t storage = rc->buf[view->buf].elems * (int64_t)buf_item /
+                          (int64_t)tk_acl_item((aclDataType)call->dtype[v]);
         b->tensor[v] =
             aclCreateTensor(view->shape, (uint64_t)view->ndim, (aclDataType)call->dtype[v],
                             view->strides, view->offset, ACL_FORMAT_ND, &storage, 1,

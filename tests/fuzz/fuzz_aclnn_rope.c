@@ -29,6 +29,7 @@
 #include "fuzz_arena.h"
 #include "fuzz_check.h"
 #include "fuzz_input.h"
+#include "testkit/acl_dtype.h"
 #include "testkit/half_bits.h"
 #include "testkit/rope_reference.h"
 #include "testkit/rules.h"
@@ -119,10 +120,6 @@ static int64_t sat_mul(int64_t a, int64_t b) {
 
 static int64_t item_of(aclDataType dt) {
     return (int64_t)aclDataTypeSize(dt);
-}
-
-static bool is_float(aclDataType dt) {
-    return dt == ACL_FLOAT || dt == ACL_FLOAT16 || dt == ACL_BF16;
 }
 
 static int64_t align_of(aclDataType dt) {
@@ -655,7 +652,7 @@ static enum tk_rope_rule model_rule(const struct rcase *c, const bool passed[A_N
             return TK_ROPE_RULE_DATA_NULL;
     if (v[A_POS].dt != ACL_INT64)
         return TK_ROPE_RULE_POS_DTYPE;
-    if (!is_float(v[A_Q].dt))
+    if (!tk_acl_is_float(v[A_Q].dt))
         return TK_ROPE_RULE_DTYPE;
     for (int i = A_K; i < A_N; i++)
         if (v[i].dt != v[A_Q].dt)
@@ -790,7 +787,7 @@ static uint64_t rng_next(uint64_t *s) {
 
 /* Values in [-2, 2); some inputs sprinkle or fill in arbitrary bit patterns. */
 static void fill_store(fz_input *in, uint8_t *buf, size_t bytes, aclDataType dt) {
-    const ropekit_dtype rdt = (ropekit_dtype)(is_float(dt) ? dt : ACL_FLOAT);
+    const ropekit_dtype rdt = (ropekit_dtype)(tk_acl_is_float(dt) ? dt : ACL_FLOAT);
     const size_t w = ropekit_dtype_size(rdt);
     const uint8_t mode = fz_u8(in);
     fz_fill_float(in, buf, bytes / w, rdt, false);
