@@ -1,3 +1,5 @@
+/* The ACL session a CANN client sets up, and test tensors moved to and from device memory
+ * (acl_session.h). */
 #include "testkit/acl_session.h"
 
 #include <stdio.h>

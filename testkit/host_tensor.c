@@ -1,3 +1,4 @@
+/* Strided test tensors over host buffers the kit owns (host_tensor.h). */
 #include "testkit/host_tensor.h"
 
 #include <stdio.h>

@@ -1,3 +1,5 @@
+/* Random memory layouts (padded, permuted, reversed, broadcast) for the verify suites
+ * (layout_gen.h). */
 #include "testkit/layout_gen.h"
 
 struct tk_layout tk_layout_random(struct tk_rng *rng, int ndim, const int64_t *shape,

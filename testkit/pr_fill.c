@@ -1,3 +1,5 @@
+/* Deterministic contents of partial-rotary test tensors: uniform values and rotary angles
+ * (pr_fill.h). */
 #include "testkit/pr_fill.h"
 
 #include <math.h>

@@ -45,6 +45,19 @@ ropekit_dtype rc_view_dtype(const struct rope_case *rc, int v) {
     return rc->buf[rc->view[v].buf].dtype;
 }
 
+void rc_set_view(struct rc_view *v, int buf, int ndim, const int64_t *shape, const int64_t *strides,
+                 int64_t offset) {
+    memset(v, 0, sizeof *v);
+    v->present = true;
+    v->buf = buf;
+    v->ndim = ndim;
+    for (int i = 0; i < ndim; i++) {
+        v->shape[i] = shape[i];
+        v->strides[i] = strides[i];
+    }
+    v->offset = offset;
+}
+
 int64_t rc_view_numel(const struct rc_view *v) {
     int64_t n = 1;
     for (int i = 0; i < v->ndim; i++)

@@ -56,6 +56,9 @@ struct tk_rope_select rc_select(const struct rope_case *rc);
 bool rc_is_mrope(const struct rope_case *rc);
 int rc_pos_rows(const struct rope_case *rc); /* m for mrope, 1 for rope */
 ropekit_dtype rc_view_dtype(const struct rope_case *rc, int v);
+/* Makes *v a present view of buffer `buf` with the given rank, shape, strides and offset. */
+void rc_set_view(struct rc_view *v, int buf, int ndim, const int64_t *shape, const int64_t *strides,
+                 int64_t offset);
 int64_t rc_view_numel(const struct rc_view *v);
 /* Buffer element index of view element idx (view->ndim indices). */
 int64_t rc_view_elem(const struct rc_view *v, const int64_t *idx);

@@ -1,3 +1,5 @@
+/* The float64 reference of RopeWithSinCosCache: cos/sin selection and the rotation of one head
+ * (rope_reference.h). */
 #include "testkit/rope_reference.h"
 
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPEC §6 tolerance against the float64 reference (tolerance.h). */
 #include "testkit/tolerance.h"
 
 #include <math.h>

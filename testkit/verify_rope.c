@@ -136,19 +136,6 @@ static void rv_pick_problem(struct tk_rng *rng, struct rope_case *rc, struct rv_
 
 /* ---- memory layout ---- */
 
-static void rv_set_view(struct rc_view *v, int buf, int ndim, const int64_t *shape,
-                        const int64_t *strides, int64_t offset) {
-    memset(v, 0, sizeof *v);
-    v->present = true;
-    v->buf = buf;
-    v->ndim = ndim;
-    for (int i = 0; i < ndim; i++) {
-        v->shape[i] = shape[i];
-        v->strides[i] = strides[i];
-    }
-    v->offset = offset;
-}
-
 /* Shape of a q/k view: [T, H*hs] or [T, H, hs]. */
 static int rv_qk_shape(const struct rope_case *rc, int64_t heads, int rank, int64_t *shape) {
     shape[0] = rc->tokens;
@@ -168,7 +155,7 @@ static int rv_own_buffer(struct rope_case *rc, struct tk_rng *rng, int v, ropeki
     int b = rc_add_buffer(rc, dt, l.buf_elems);
     if (b < 0)
         return -1;
-    rv_set_view(&rc->view[v], b, ndim, shape, l.strides, l.offset);
+    rc_set_view(&rc->view[v], b, ndim, shape, l.strides, l.offset);
     return 0;
 }
 
@@ -208,7 +195,7 @@ static int rv_fused(struct rope_case *rc, struct tk_rng *rng, const struct rv_sh
         int64_t shape[3], strides[3] = {w, rank == 3 ? rc->head_size : 1, 1};
         rv_qk_shape(rc, q ? rc->q_heads : rc->k_heads, rank, shape);
         const int view = (q ? RC_QI : RC_KI) + (s >= 2 ? 3 : 0);
-        rv_set_view(&rc->view[view], b, rank, shape, strides, lead + col[s]);
+        rc_set_view(&rc->view[view], b, rank, shape, strides, lead + col[s]);
         if (shifted) {
             const int64_t nominal = room + (q ? 0 : qw), shift = tk_rng_range(rng, -2, 2);
             int64_t at = jitter ? nominal + (tk_rng_chance(rng, 50) ? shift : 0)

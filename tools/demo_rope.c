@@ -99,19 +99,6 @@ static const struct rd_config rd_configs[] = {
      2048, RD_POS_SEQUENTIAL, RD_SEPARATE_3D, RD_VALUES_UNIT, 0, 0},
 };
 
-static void rd_set_view(struct rc_view *v, int buf, int ndim, const int64_t *shape,
-                        const int64_t *strides, int64_t offset) {
-    memset(v, 0, sizeof *v);
-    v->present = true;
-    v->buf = buf;
-    v->ndim = ndim;
-    for (int i = 0; i < ndim; i++) {
-        v->shape[i] = shape[i];
-        v->strides[i] = strides[i];
-    }
-    v->offset = offset;
-}
-
 /* A contiguous view over a new buffer of its own. */
 static int rd_contiguous(struct rope_case *rc, int id, ropekit_dtype dt, int ndim,
                          const int64_t *shape) {
@@ -123,7 +110,7 @@ static int rd_contiguous(struct rope_case *rc, int id, ropekit_dtype dt, int ndi
     const int b = rc_add_buffer(rc, dt, n);
     if (b < 0)
         return -1;
-    rd_set_view(&rc->view[id], b, ndim, shape, strides, 0);
+    rc_set_view(&rc->view[id], b, ndim, shape, strides, 0);
     return 0;
 }
 
@@ -136,8 +123,8 @@ static int rd_layout(const struct rd_config *cfg, struct rope_case *rc) {
         if (b < 0)
             return -1;
         const int64_t q2[2] = {t, hq * hs}, k2[2] = {t, hk * hs}, s2[2] = {w, 1};
-        rd_set_view(&rc->view[RC_QI], b, 2, q2, s2, 0);
-        rd_set_view(&rc->view[RC_KI], b, 2, k2, s2, hq * hs);
+        rc_set_view(&rc->view[RC_QI], b, 2, q2, s2, 0);
+        rc_set_view(&rc->view[RC_KI], b, 2, k2, s2, hq * hs);
         rc->view[RC_QO] = rc->view[RC_QI];
         rc->view[RC_KO] = rc->view[RC_KI];
         return 0;

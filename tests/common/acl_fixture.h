@@ -1,8 +1,8 @@
 /* Helpers shared by the C tests of the ACL surface: cmocka group fixtures, aclTensors over
- * host buffers, and the fx_ names the tests use for the test kit's fp16/bf16 conversions
- * (testkit/half_bits.h, testkit/acl_dtype.h) and its fp32 model of the interleave
- * rotation (testkit/reference.h, SPEC §3.3 and §4.2, mode 1). A program including it
- * links ropekit_testkit.
+ * host buffers, typed element access by aclDataType and the expected rotation of a 4-D
+ * case. The conversions (testkit/half_bits.h, testkit/acl_dtype.h) and the fp32 model of
+ * the interleave rotation (testkit/reference.h, SPEC §3.3 and §4.2, mode 1) are the test
+ * kit's, which this header includes; a program including it links ropekit_testkit.
  *
  * Everything is static inline so that each test program takes only what it uses. */
 #ifndef ROPEKIT_TESTS_COMMON_ACL_FIXTURE_H_
@@ -36,34 +36,6 @@ static inline int fx_acl_finalize_group(void **state) {
 }
 
 /* ---- scalar bit helpers and typed element access (the test kit's conversions) ---- */
-
-static inline uint32_t fx_f32_bits(float f) {
-    return tk_f32_bits(f);
-}
-
-static inline float fx_f32_from_bits(uint32_t u) {
-    return tk_bits_f32(u);
-}
-
-static inline float fx_f16_to_f32(uint16_t h) {
-    return tk_f16_to_f32(h);
-}
-
-static inline uint16_t fx_f32_to_f16(float f) {
-    return tk_f32_to_f16(f);
-}
-
-static inline float fx_bf16_to_f32(uint16_t h) {
-    return tk_bf16_to_f32(h);
-}
-
-static inline uint16_t fx_f32_to_bf16(float f) {
-    return tk_f32_to_bf16(f);
-}
-
-static inline size_t fx_item(aclDataType dt) {
-    return tk_acl_item(dt);
-}
 
 /* Rounds a float to the nearest value of dt (RNE); fp32 is returned unchanged. */
 static inline float fx_round_to(aclDataType dt, float v) {
@@ -102,29 +74,6 @@ static inline uint32_t fx_bits_of(aclDataType dt, float v) {
 static inline float fx_pattern(size_t i, unsigned salt) {
     unsigned k = (unsigned)((i * 2654435761u + salt * 40503u) >> 7) % 64u;
     return ((float)k - 32.0f) / 8.0f;
-}
-
-/* ---- reference math: the test kit's fp32 model (SPEC §1) of mode 1 ---- */
-
-/* fl(fl(a*b) - fl(c*d)) and fl(fl(a*b) + fl(c*d)) */
-static inline float fx_msub(float a, float b, float c, float d) {
-    return tk_msub32(a, b, c, d);
-}
-
-static inline float fx_madd(float a, float b, float c, float d) {
-    return tk_madd32(a, b, c, d);
-}
-
-/* Forward interleave (SPEC §3.3 mode 1) of one vector, out of place. */
-static inline void fx_ref_fwd(const float *v, const float *c, const float *s, float *u,
-                              int64_t len) {
-    tk_ref32_interleave(0, len, v, c, s, u);
-}
-
-/* Gradient interleave (SPEC §4.2 mode 1) of one vector, out of place. */
-static inline void fx_ref_bwd(const float *g, const float *c, const float *s, float *w,
-                              int64_t len) {
-    tk_ref32_interleave(1, len, g, c, s, w);
 }
 
 /* ---- tensors over host buffers ---- */
@@ -172,7 +121,7 @@ static inline int fx_tensor_init(struct fx_tensor *f, aclDataType dt, int64_t nd
     for (int64_t i = 0; i < ndim && !empty; i++)
         hi += (dims[i] - 1) * (f->strides[i] > 0 ? f->strides[i] : 0);
     size_t elems = empty ? (size_t)offset : (size_t)hi + 1;
-    f->bytes = elems * fx_item(dt);
+    f->bytes = elems * tk_acl_item(dt);
     f->buf = malloc(f->bytes ? f->bytes : 1);
     if (!f->buf)
         return -1;
@@ -181,7 +130,8 @@ static inline int fx_tensor_init(struct fx_tensor *f, aclDataType dt, int64_t nd
         if (is_float)
             fx_store(dt, f->buf, i, fx_pattern(i, (unsigned)dt + 7u * (unsigned)ndim));
         else
-            memset((char *)f->buf + i * fx_item(dt), (int)(i * 13u + 5u) & 0xff, fx_item(dt));
+            memset((char *)f->buf + i * tk_acl_item(dt), (int)(i * 13u + 5u) & 0xff,
+                   tk_acl_item(dt));
     }
     f->t = aclCreateTensor(dims, (uint64_t)ndim, dt, strides, offset, ACL_FORMAT_ND, NULL, 0,
                            with_data ? f->buf : NULL);
@@ -232,9 +182,9 @@ static inline void fx_expect_rotation(const struct fx_tensor *x, const struct fx
                     ss[j] = fx_load(s->dt, s->buf, fx_at4_bcast(s, i0, i1, i2, j));
                 }
                 if (grad)
-                    fx_ref_bwd(v, cc, ss, u, len);
+                    tk_ref32_interleave(1, len, v, cc, ss, u);
                 else
-                    fx_ref_fwd(v, cc, ss, u, len);
+                    tk_ref32_interleave(0, len, v, cc, ss, u);
                 for (int64_t j = 0; j < len; j++)
                     fx_store(x->dt, expect, fx_at4(x, i0, i1, i2, start + j), u[j]);
             }
