@@ -6,6 +6,8 @@
 #define ROPEKIT_TESTKIT_VERIFY_H_
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "testkit/acl_session.h"
 #include "testkit/rng.h"
@@ -36,6 +38,21 @@ struct verify_result {
                             struct verify_result *res);
 TK_VERIFY_SUITES(TK_VERIFY_SUITE_DECLARE_)
 #undef TK_VERIFY_SUITE_DECLARE_
+
+/* The suites in TK_VERIFY_SUITES order. */
+struct verify_suite {
+    const char *name;
+    unsigned weight;
+    void (*run)(const struct verify_env *env, struct tk_rng *rng, struct verify_result *res);
+};
+extern const struct verify_suite verify_suites[];
+extern const size_t verify_nsuites;
+
+/* Case `index` of a run seeded with `seed`: draws its suite (by weight) and its problem
+ * from the case's own stream (tk_rng_derive(seed, index)), so that one case replays
+ * alone, and runs it into *res (cleared first). Returns the suite's index. */
+size_t verify_run_case(const struct verify_env *env, uint64_t seed, int64_t index,
+                       struct verify_result *res);
 
 /* The suites' random problems, for other commands (soak). */
 struct pr_case;

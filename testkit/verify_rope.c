@@ -20,14 +20,12 @@
 #include "testkit/half_bits.h"
 #include "testkit/layout_gen.h"
 #include "testkit/rope_case.h"
+#include "testkit/rules.h"
 #include "testkit/verify.h"
 
 enum { RV_MAX_ELEMS = 1 << 15, RV_MAX_POS = 600 };
 
 static const ropekit_dtype rv_dtypes[3] = {ROPEKIT_F32, ROPEKIT_F16, ROPEKIT_BF16};
-
-static const int64_t rv_whitelist[5][5] = {
-    {3, 16, 24, 24}, {3, 8, 12, 12}, {3, 24, 20, 20}, {3, 11, 11, 10}, {4, 16, 16, 16, 16}};
 
 /* The problem's parameters before any memory is laid out. */
 struct rv_shape {
@@ -41,11 +39,12 @@ struct rv_shape {
 
 static void rv_pick_sections(struct tk_rng *rng, struct rope_case *rc, bool aclnn_like) {
     if (aclnn_like) {
-        const int64_t *w = rv_whitelist[tk_rng_below(rng, 5)];
-        rc->nsec = (int)w[0];
+        const struct tk_mrope_sections *w =
+            &tk_aclnn_mrope_sections[tk_rng_below(rng, TK_ACLNN_MROPE_SECTION_LISTS)];
+        rc->nsec = w->count;
         int64_t sum = 0;
         for (int i = 0; i < rc->nsec; i++)
-            sum += rc->sections[i] = w[i + 1];
+            sum += rc->sections[i] = w->s[i];
         rc->rot_dim = 2 * sum;
     } else {
         static const int counts[] = {1, 2, 3, 3, 3, 3, 4, 5, 8};
@@ -542,10 +541,11 @@ static bool rv_perturb(struct rc_acl_call *c, const struct rope_case *rc, struct
             for (int i = 0; i < 3; i++)
                 c->sections[i] = off[i];
         } else {
-            const int64_t *w = rv_whitelist[tk_rng_below(rng, 5)];
-            c->nsec = (int)w[0];
+            const struct tk_mrope_sections *w =
+                &tk_aclnn_mrope_sections[tk_rng_below(rng, TK_ACLNN_MROPE_SECTION_LISTS)];
+            c->nsec = w->count;
             for (int i = 0; i < c->nsec; i++)
-                c->sections[i] = w[i + 1];
+                c->sections[i] = w->s[i];
         }
         snprintf(c->change, sizeof c->change, "mropeSection changed");
         return true;
