@@ -1,8 +1,8 @@
 /* The library's validation rules as the test kit sees them: the rule enums and the codes of
  * each rule, made from the library's own X-macro tables (src/ops/partial_rotary_rules.h,
  * src/ops/rope_rules.h), and CANN's mrope sections (RK_ACLNN_MROPE_SECTIONS). The kit's
- * model of CANN's checks decides on its own which rule a call breaks (pr_aclnn_expected,
- * rc_acl_expected); only the rule -> code mapping and the whitelist come from here, so
+ * model of CANN's checks decides on its own which rule a call breaks (tk_pr_aclnn_expected,
+ * tk_rc_acl_expected); only the rule -> code mapping and the whitelist come from here, so
  * every code and every whitelisted list exists once. Needs src/ on the include path
  * (ropekit_testkit's users get it). */
 #ifndef ROPEKIT_TESTKIT_RULES_H_

@@ -36,13 +36,13 @@ struct soak_job {
     bool bound, launched;
     int want; /* aclnn: 0, the phase-1 status, 507015 at the sync; -1: no aclnn call */
     void *ws;
-    struct pr_case pc;
-    struct pr_aclnn pb;
+    struct tk_pr_case pc;
+    struct tk_pr_aclnn pb;
     unsigned char *pr_native;
-    struct rope_case rc;
-    struct rc_acl_call call;
-    struct rc_acl_bound rb;
-    struct rc_image native;
+    struct tk_rope_case rc;
+    struct tk_rc_acl_call call;
+    struct tk_rc_acl_bound rb;
+    struct tk_rc_image native;
     char what[460];
 };
 
@@ -122,7 +122,7 @@ static void soak_append(struct soak_job *j, const char *fmt, ...) {
 /* An invalid slice on a problem the aclnn face accepts: past D, reversed, or 3 values
  * (SPEC 3.4 rows 8-9, 4.3 rows 4-5). Returns the variant (2: 3 values). */
 static int soak_pr_bad_slice(struct soak_job *j) {
-    struct pr_case *pc = &j->pc;
+    struct tk_pr_case *pc = &j->pc;
     const int64_t d = pc->x.shape[pc->x.ndim - 1];
     int variant = (int)tk_rng_below(&j->rng, 3);
     if (variant == 1 && pc->end + 2 > d)
@@ -138,10 +138,10 @@ static int soak_pr_bad_slice(struct soak_job *j) {
 
 static int soak_pr_generate(struct soak_job *j) {
     for (int tries = 0; tries < SOAK_TRIES; tries++) {
-        pr_case_free(&j->pc);
-        if (verify_gen_partial_rotary(&j->rng, &j->pc) != 0)
+        tk_pr_case_free(&j->pc);
+        if (tk_verify_gen_partial_rotary(&j->rng, &j->pc) != 0)
             return -1;
-        if (!j->invalid || pr_aclnn_expected(&j->pc) >= 0)
+        if (!j->invalid || tk_pr_aclnn_expected(&j->pc) >= 0)
             return 0;
     }
     j->invalid = false;
@@ -150,7 +150,7 @@ static int soak_pr_generate(struct soak_job *j) {
 
 static void soak_pr_launch(struct soak_worker *w, struct soak_job *j, int slice_variant) {
     char err[400] = "";
-    if (pr_aclnn_bind(&j->pb, &j->pc, j->pc.x.buf, err, sizeof err) != 0) {
+    if (tk_pr_aclnn_bind(&j->pb, &j->pc, j->pc.x.buf, err, sizeof err) != 0) {
         soak_fail(w, j, "set-up: %s", err);
         return;
     }
@@ -161,26 +161,26 @@ static void soak_pr_launch(struct soak_worker *w, struct soak_job *j, int slice_
         j->pb.slice = aclCreateIntArray(three, 3);
     }
     int stage;
-    const int st = pr_aclnn_launch(&j->pb, &j->pc, j->stream, &stage, &j->ws, err, sizeof err);
+    const int st = tk_pr_aclnn_launch(&j->pb, &j->pc, j->stream, &stage, &j->ws, err, sizeof err);
     soak_count_call(w, true, j->want == 0);
     if (j->want == 0) {
         j->launched = st == 0;
         if (st != 0)
-            soak_fail(w, j, "%s: %s", pr_aclnn_name(&j->pc), err);
+            soak_fail(w, j, "%s: %s", tk_pr_aclnn_name(&j->pc), err);
         return;
     }
     const bool ok = st == j->want && stage == 1 && soak_has_message(err);
     soak_expected_failure(w, ok);
     if (!ok)
         soak_fail(w, j, "%s: expected %d from phase 1, got %d at step %d (%s)",
-                  pr_aclnn_name(&j->pc), j->want, st, stage, st ? err : "accepted");
+                  tk_pr_aclnn_name(&j->pc), j->want, st, stage, st ? err : "accepted");
 }
 
 static int soak_pr_start(struct soak_worker *w, struct soak_job *j) {
     if (soak_pr_generate(j) != 0)
         return -1;
-    pr_case_describe(&j->pc, j->what, sizeof j->what);
-    const int expected = pr_aclnn_expected(&j->pc);
+    tk_pr_case_describe(&j->pc, j->what, sizeof j->what);
+    const int expected = tk_pr_aclnn_expected(&j->pc);
     const bool grad = j->pc.direction == ROPEKIT_BACKWARD;
     int slice_variant = -1;
     j->native_valid = true;
@@ -199,7 +199,7 @@ static int soak_pr_start(struct soak_worker *w, struct soak_job *j) {
 }
 
 static void soak_pr_native(struct soak_worker *w, struct soak_job *j) {
-    const struct pr_case *pc = &j->pc;
+    const struct tk_pr_case *pc = &j->pc;
     const size_t bytes = tk_tensor_bytes(&pc->x);
     const bool via_plan = tk_rng_chance(&j->rng, 50);
     unsigned char *out = malloc(bytes);
@@ -208,7 +208,7 @@ static void soak_pr_native(struct soak_worker *w, struct soak_job *j) {
         return;
     }
     memcpy(out, pc->x.buf, bytes);
-    const ropekit_status st = pr_native_run(pc, out, via_plan);
+    const ropekit_status st = tk_pr_native_run(pc, out, via_plan);
     soak_count_call(w, false, j->native_valid);
     if (!j->native_valid) {
         const bool ok = st != ROPEKIT_OK && memcmp(out, pc->x.buf, bytes) == 0 &&
@@ -220,15 +220,15 @@ static void soak_pr_native(struct soak_worker *w, struct soak_job *j) {
         free(out);
         return;
     }
-    struct pr_check chk;
+    struct tk_pr_check chk;
     char why[400];
     if (st != ROPEKIT_OK)
         soak_fail(w, j, "native%s: %s: %s", via_plan ? " (plan)" : "", ropekit_status_name(st),
                   ropekit_last_error());
-    else if (pr_check_output(pc, out, &chk) != 0)
+    else if (tk_pr_check_output(pc, out, &chk) != 0)
         soak_fail(w, j, "out of memory");
-    else if (!pr_check_passed(&chk))
-        soak_fail(w, j, "native: %s", pr_check_describe(pc, &chk, why, sizeof why));
+    else if (!tk_pr_check_passed(&chk))
+        soak_fail(w, j, "native: %s", tk_pr_check_describe(pc, &chk, why, sizeof why));
     j->pr_native = out;
 }
 
@@ -252,9 +252,9 @@ static void soak_pr_finish(struct soak_worker *w, struct soak_job *j) {
     else if (tk_acl_tensor_download(&j->pc.x, &j->pb.x, got, err, sizeof err) != 0)
         soak_fail(w, j, "download: %s", err);
     else if (j->launched && j->pr_native && memcmp(got, j->pr_native, bytes) != 0)
-        soak_fail(w, j, "%s differs from the native result", pr_aclnn_name(&j->pc));
+        soak_fail(w, j, "%s differs from the native result", tk_pr_aclnn_name(&j->pc));
     else if (!j->launched && memcmp(got, j->pc.x.buf, bytes) != 0)
-        soak_fail(w, j, "%s: rejected but x was modified", pr_aclnn_name(&j->pc));
+        soak_fail(w, j, "%s: rejected but x was modified", tk_pr_aclnn_name(&j->pc));
     free(got);
 }
 
@@ -263,14 +263,14 @@ static void soak_pr_finish(struct soak_worker *w, struct soak_job *j) {
 /* The aclnn call of the problem, as verify makes it: V1 or V2, and outputs passed as the
  * input aclTensor objects now and then when in place. */
 static void soak_rope_call(struct soak_job *j) {
-    const struct rope_case *rc = &j->rc;
-    const bool mrope = rc_is_mrope(rc);
+    const struct tk_rope_case *rc = &j->rc;
+    const bool mrope = tk_rc_is_mrope(rc);
     const int version = mrope && rc->cache_mode == 1 ? 2 : 1 + (int)tk_rng_below(&j->rng, 2);
     const int64_t mode = mrope ? rc->cache_mode : (int64_t)tk_rng_below(&j->rng, 2);
-    rc_acl_call_make(&j->call, rc, version, version == 2 ? mode : 0);
-    for (int o = RC_QO; o <= RC_KO; o++)
+    tk_rc_acl_call_make(&j->call, rc, version, version == 2 ? mode : 0);
+    for (int o = TK_RC_QO; o <= TK_RC_KO; o++)
         j->call.reuse_input[o] = j->call.view[o].present &&
-                                 rc_view_same(&j->call.view[o], &j->call.view[o - 3]) &&
+                                 tk_rc_view_same(&j->call.view[o], &j->call.view[o - 3]) &&
                                  tk_rng_chance(&j->rng, 50);
 }
 
@@ -280,34 +280,34 @@ static int soak_rope_generate(struct soak_job *j, bool oor) {
     char layout[48];
     bool found = false;
     for (int tries = 0; tries < SOAK_TRIES && !found; tries++) {
-        rope_case_free(&j->rc);
-        if (verify_gen_rope(&j->rng, &j->rc, layout, sizeof layout) != 0)
+        tk_rope_case_free(&j->rc);
+        if (tk_verify_gen_rope(&j->rng, &j->rc, layout, sizeof layout) != 0)
             return -1;
-        const int overlap = rc_outputs_overlap(j->rc.view, &j->rc);
+        const int overlap = tk_rc_outputs_overlap(j->rc.view, &j->rc);
         if (overlap < 0)
             return -1;
         if (overlap)
             continue;
         soak_rope_call(j);
         const bool work = j->rc.tokens > 0 && j->rc.q_heads + j->rc.k_heads > 0;
-        found = !oor || (work && rc_acl_expected(&j->call, &j->rc) == 0);
+        found = !oor || (work && tk_rc_acl_expected(&j->call, &j->rc) == 0);
     }
     if (!found)
         return 1;
     char desc[340];
-    rope_case_describe(&j->rc, desc, sizeof desc);
-    snprintf(j->what, sizeof j->what, "%s %s %s", rc_acl_name(&j->call), layout, desc);
+    tk_rope_case_describe(&j->rc, desc, sizeof desc);
+    snprintf(j->what, sizeof j->what, "%s %s %s", tk_rc_acl_name(&j->call), layout, desc);
     return 0;
 }
 
 static void soak_rope_bad_position(struct soak_job *j) {
-    struct rope_case *rc = &j->rc;
+    struct tk_rope_case *rc = &j->rc;
     const int64_t bad[] = {rc->max_pos, rc->max_pos + 1000, -1, INT64_MIN, INT64_MAX};
-    const int row = (int)tk_rng_below(&j->rng, (uint64_t)rc_pos_rows(rc));
+    const int row = (int)tk_rng_below(&j->rng, (uint64_t)tk_rc_pos_rows(rc));
     const int64_t t = (int64_t)tk_rng_below(&j->rng, (uint64_t)rc->tokens);
-    rc_set_position(rc, row, t, bad[tk_rng_below(&j->rng, 5)]);
+    tk_rc_set_position(rc, row, t, bad[tk_rng_below(&j->rng, 5)]);
     soak_append(j, " positions[%d][%lld]=%lld", row, (long long)t,
-                (long long)rc_position(rc, row, t));
+                (long long)tk_rc_position(rc, row, t));
 }
 
 /* Alters the call until CANN's contract rejects it at phase 1; false if none found. */
@@ -315,37 +315,37 @@ static bool soak_rope_perturb(struct soak_job *j) {
     const int version = j->call.version;
     const int64_t cache_mode = j->call.cache_mode;
     for (int tries = 0; tries < 8; tries++) {
-        if (verify_rope_perturb(&j->call, &j->rc, &j->rng)) {
-            const int e = rc_acl_expected(&j->call, &j->rc);
+        if (tk_verify_rope_perturb(&j->call, &j->rc, &j->rng)) {
+            const int e = tk_rc_acl_expected(&j->call, &j->rc);
             if (e > 0 && e != ACL_ERROR_RT_AICORE_EXCEPTION) {
                 soak_append(j, " with %s", j->call.change);
                 return true;
             }
         }
-        const bool reuse_q = j->call.reuse_input[RC_QO], reuse_k = j->call.reuse_input[RC_KO];
-        rc_acl_call_make(&j->call, &j->rc, version, cache_mode);
-        j->call.reuse_input[RC_QO] = reuse_q;
-        j->call.reuse_input[RC_KO] = reuse_k;
+        const bool reuse_q = j->call.reuse_input[TK_RC_QO], reuse_k = j->call.reuse_input[TK_RC_KO];
+        tk_rc_acl_call_make(&j->call, &j->rc, version, cache_mode);
+        j->call.reuse_input[TK_RC_QO] = reuse_q;
+        j->call.reuse_input[TK_RC_KO] = reuse_k;
     }
     return false;
 }
 
 static void soak_rope_launch(struct soak_worker *w, struct soak_job *j) {
     char err[400] = "";
-    struct rc_image img;
-    if (rc_image_alloc(&img, &j->rc) != 0) {
+    struct tk_rc_image img;
+    if (tk_rc_image_alloc(&img, &j->rc) != 0) {
         soak_fail(w, j, "out of memory");
         return;
     }
-    const int bound = rc_acl_bind(&j->rb, &j->call, &j->rc, &img, err, sizeof err);
-    rc_image_free(&img);
+    const int bound = tk_rc_acl_bind(&j->rb, &j->call, &j->rc, &img, err, sizeof err);
+    tk_rc_image_free(&img);
     if (bound != 0) {
         soak_fail(w, j, "set-up: %s", err);
         return;
     }
     j->bound = true;
     int stage = 0;
-    const int st = rc_acl_launch(&j->rb, &j->call, j->stream, &stage, &j->ws, err, sizeof err);
+    const int st = tk_rc_acl_launch(&j->rb, &j->call, j->stream, &stage, &j->ws, err, sizeof err);
     const bool at_sync = j->want == ACL_ERROR_RT_AICORE_EXCEPTION;
     soak_count_call(w, true, j->want == 0);
     if (j->want == 0 || at_sync) {
@@ -377,7 +377,7 @@ static int soak_rope_start(struct soak_worker *w, struct soak_job *j) {
     } else if (j->invalid && !soak_rope_perturb(j)) {
         j->invalid = false;
     }
-    j->want = rc_acl_expected(&j->call, &j->rc);
+    j->want = tk_rc_acl_expected(&j->call, &j->rc);
     if (!j->invalid && j->want != 0)
         j->want = -1; /* a native-only problem */
     if (j->want >= 0)
@@ -386,19 +386,19 @@ static int soak_rope_start(struct soak_worker *w, struct soak_job *j) {
 }
 
 static void soak_rope_native(struct soak_worker *w, struct soak_job *j) {
-    const struct rope_case *rc = &j->rc;
+    const struct tk_rope_case *rc = &j->rc;
     const bool via_plan = tk_rng_chance(&j->rng, 50);
-    if (rc_image_alloc(&j->native, rc) != 0) {
+    if (tk_rc_image_alloc(&j->native, rc) != 0) {
         soak_fail(w, j, "out of memory");
         return;
     }
-    const ropekit_status st = rc_native_run(rc, &j->native, via_plan);
+    const ropekit_status st = tk_rc_native_run(rc, &j->native, via_plan);
     soak_count_call(w, false, j->native_valid);
     int wb;
     int64_t we;
     if (!j->native_valid) {
         const bool ok = st == ROPEKIT_OUT_OF_RANGE &&
-                        rc_image_untouched(rc, &j->native, &wb, &we) &&
+                        tk_rc_image_untouched(rc, &j->native, &wb, &we) &&
                         ropekit_last_error()[0] != '\0';
         soak_expected_failure(w, ok);
         if (!ok)
@@ -406,26 +406,26 @@ static void soak_rope_native(struct soak_worker *w, struct soak_job *j) {
                       via_plan ? " (plan)" : "", ropekit_status_name(st));
         return;
     }
-    struct rc_check chk;
+    struct tk_rc_check chk;
     char why[400];
     if (st != ROPEKIT_OK)
         soak_fail(w, j, "native%s: %s: %s", via_plan ? " (plan)" : "", ropekit_status_name(st),
                   ropekit_last_error());
-    else if (rc_check_output(rc, &j->native, &chk) != 0)
+    else if (tk_rc_check_output(rc, &j->native, &chk) != 0)
         soak_fail(w, j, "out of memory");
-    else if (!rc_check_passed(&chk))
-        soak_fail(w, j, "native: %s", rc_check_describe(&chk, why, sizeof why));
+    else if (!tk_rc_check_passed(&chk))
+        soak_fail(w, j, "native: %s", tk_rc_check_describe(&chk, why, sizeof why));
 }
 
 /* The stream's verdict on what the image after it must hold. */
 static void soak_rope_check_image(struct soak_worker *w, struct soak_job *j, aclError rc,
-                                  const struct rc_image *got) {
+                                  const struct tk_rc_image *got) {
     int wb = 0;
     int64_t we = 0;
     const bool at_sync = j->launched && j->want == ACL_ERROR_RT_AICORE_EXCEPTION;
     if (at_sync) {
         const bool ok = rc == ACL_ERROR_RT_AICORE_EXCEPTION &&
-                        rc_image_untouched(&j->rc, got, &wb, &we) &&
+                        tk_rc_image_untouched(&j->rc, got, &wb, &we) &&
                         aclrtSynchronizeStream(j->stream) == ACL_SUCCESS;
         soak_expected_failure(w, ok);
         if (!ok)
@@ -435,10 +435,10 @@ static void soak_rope_check_image(struct soak_worker *w, struct soak_job *j, acl
                       rc, wb, (long long)we);
     } else if (rc != ACL_SUCCESS) {
         soak_fail(w, j, "aclrtSynchronizeStream = %d: %s", rc, aclGetRecentErrMsg());
-    } else if (j->launched && j->native.n && !rc_image_same(&j->rc, got, &j->native, &wb, &we)) {
+    } else if (j->launched && j->native.n && !tk_rc_image_same(&j->rc, got, &j->native, &wb, &we)) {
         soak_fail(w, j, "the aclnn result differs from the native one at buffer %d element %lld",
                   wb, (long long)we);
-    } else if (!j->launched && !rc_image_untouched(&j->rc, got, &wb, &we)) {
+    } else if (!j->launched && !tk_rc_image_untouched(&j->rc, got, &wb, &we)) {
         soak_fail(w, j, "rejected but buffer %d element %lld was modified", wb, (long long)we);
     }
 }
@@ -448,16 +448,16 @@ static void soak_rope_finish(struct soak_worker *w, struct soak_job *j) {
         return;
     char err[400] = "";
     const aclError rc = aclrtSynchronizeStream(j->stream);
-    struct rc_image got;
-    if (rc_image_alloc(&got, &j->rc) != 0) {
+    struct tk_rc_image got;
+    if (tk_rc_image_alloc(&got, &j->rc) != 0) {
         soak_fail(w, j, "out of memory");
         return;
     }
-    if (rc_acl_download(&j->rb, &j->rc, &got, err, sizeof err) != 0)
+    if (tk_rc_acl_download(&j->rb, &j->rc, &got, err, sizeof err) != 0)
         soak_fail(w, j, "download: %s", err);
     else
         soak_rope_check_image(w, j, rc, &got);
-    rc_image_free(&got);
+    tk_rc_image_free(&got);
 }
 
 /* ---- rounds ---- */
@@ -484,13 +484,13 @@ static void soak_job_end(struct soak_worker *w, struct soak_job *j) {
     if (j->ws)
         aclrtFree(j->ws);
     if (j->rope && j->bound)
-        rc_acl_unbind(&j->rb, &j->rc);
+        tk_rc_acl_unbind(&j->rb, &j->rc);
     if (!j->rope && j->bound)
-        pr_aclnn_unbind(&j->pb);
+        tk_pr_aclnn_unbind(&j->pb);
     free(j->pr_native);
-    rc_image_free(&j->native);
-    rope_case_free(&j->rc);
-    pr_case_free(&j->pc);
+    tk_rc_image_free(&j->native);
+    tk_rope_case_free(&j->rc);
+    tk_pr_case_free(&j->pc);
 }
 
 static void soak_round(struct soak_worker *w) {

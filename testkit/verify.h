@@ -16,13 +16,13 @@
 extern "C" {
 #endif
 
-struct verify_env {
+struct tk_verify_env {
     const struct tk_acl *acl;
     bool cross_isa;     /* also run with the ISA capped to scalar and require equal bytes */
     bool cross_threads; /* also run on one thread and require equal bytes */
 };
 
-struct verify_result {
+struct tk_verify_result {
     bool failed;
     bool ran_aclnn;      /* the aclnn face accepted and ran the problem */
     bool rejected_aclnn; /* the aclnn face had to reject it, and was checked for that */
@@ -34,37 +34,38 @@ struct verify_result {
 #define TK_VERIFY_SUITES(X) X(partial_rotary, 1) X(rope, 1)
 
 #define TK_VERIFY_SUITE_DECLARE_(name, weight)                                                     \
-    void verify_case_##name(const struct verify_env *env, struct tk_rng *rng,                      \
-                            struct verify_result *res);
+    void tk_verify_case_##name(const struct tk_verify_env *env, struct tk_rng *rng,                \
+                               struct tk_verify_result *res);
 TK_VERIFY_SUITES(TK_VERIFY_SUITE_DECLARE_)
 #undef TK_VERIFY_SUITE_DECLARE_
 
 /* The suites in TK_VERIFY_SUITES order. */
-struct verify_suite {
+struct tk_verify_suite {
     const char *name;
     unsigned weight;
-    void (*run)(const struct verify_env *env, struct tk_rng *rng, struct verify_result *res);
+    void (*run)(const struct tk_verify_env *env, struct tk_rng *rng, struct tk_verify_result *res);
 };
-extern const struct verify_suite verify_suites[];
-extern const size_t verify_nsuites;
+extern const struct tk_verify_suite tk_verify_suites[];
+extern const size_t tk_verify_nsuites;
 
 /* Case `index` of a run seeded with `seed`: draws its suite (by weight) and its problem
  * from the case's own stream (tk_rng_derive(seed, index)), so that one case replays
  * alone, and runs it into *res (cleared first). Returns the suite's index. */
-size_t verify_run_case(const struct verify_env *env, uint64_t seed, int64_t index,
-                       struct verify_result *res);
+size_t tk_verify_run_case(const struct tk_verify_env *env, uint64_t seed, int64_t index,
+                          struct tk_verify_result *res);
 
 /* The suites' random problems, for other commands (soak). */
-struct pr_case;
-struct rope_case;
-struct rc_acl_call;
-int verify_gen_partial_rotary(struct tk_rng *rng, struct pr_case *pc);
+struct tk_pr_case;
+struct tk_rope_case;
+struct tk_rc_acl_call;
+int tk_verify_gen_partial_rotary(struct tk_rng *rng, struct tk_pr_case *pc);
 /* `layout` receives a few words on the views ("fused in-place"). Some problems have
- * overlapping outputs (rc_outputs_overlap), which the native face must reject. */
-int verify_gen_rope(struct tk_rng *rng, struct rope_case *rc, char *layout, size_t len);
+ * overlapping outputs (tk_rc_outputs_overlap), which the native face must reject. */
+int tk_verify_gen_rope(struct tk_rng *rng, struct tk_rope_case *rc, char *layout, size_t len);
 /* Alters one argument of an aclnn call in a way CANN's contract may reject; false when
  * the alteration drawn does not apply to the problem. */
-bool verify_rope_perturb(struct rc_acl_call *call, const struct rope_case *rc, struct tk_rng *rng);
+bool tk_verify_rope_perturb(struct tk_rc_acl_call *call, const struct tk_rope_case *rc,
+                            struct tk_rng *rng);
 
 #ifdef __cplusplus
 }

@@ -75,7 +75,7 @@ static int verify_parse(int argc, char **argv, struct verify_opts *o) {
 }
 
 static void verify_show_failure(const struct verify_opts *o, int64_t index, const char *suite,
-                                const struct verify_result *res) {
+                                const struct tk_verify_result *res) {
     printf(
         "FAIL case %lld (%s): %s\n     %s\n     replay: ropekit verify --seed %llu --case %lld\n",
         (long long)index, suite, res->what, res->why, (unsigned long long)o->seed,
@@ -97,8 +97,8 @@ int tk_cmd_verify(int argc, char **argv) {
         fprintf(stderr, "ropekit verify: %s\n", err);
         return TK_EXIT_FAIL;
     }
-    struct verify_env env = {&acl, ropekit_get_active_isa() != ROPEKIT_ISA_SCALAR,
-                             ropekit_get_num_threads() > 1};
+    struct tk_verify_env env = {&acl, ropekit_get_active_isa() != ROPEKIT_ISA_SCALAR,
+                                ropekit_get_num_threads() > 1};
     if (!o.quiet)
         tk_cli_print_banner(stdout);
 
@@ -108,9 +108,9 @@ int tk_cmd_verify(int argc, char **argv) {
     int64_t per_suite[VERIFY_NSUITES] = {0};
     uint64_t t0 = tk_now_ns();
     for (int64_t i = first; i < last; i++) {
-        struct verify_result res;
-        const size_t k = verify_run_case(&env, o.seed, i, &res);
-        const struct verify_suite *suite = &verify_suites[k];
+        struct tk_verify_result res;
+        const size_t k = tk_verify_run_case(&env, o.seed, i, &res);
+        const struct tk_verify_suite *suite = &tk_verify_suites[k];
         cases++;
         per_suite[k]++;
         if (res.ran_aclnn)
@@ -125,8 +125,8 @@ int tk_cmd_verify(int argc, char **argv) {
     double secs = (double)(tk_now_ns() - t0) / 1e9;
     tk_acl_close(&acl);
     printf("verify: %lld cases (", (long long)cases);
-    for (size_t k = 0; k < verify_nsuites; k++)
-        printf("%s%s %lld", k ? ", " : "", verify_suites[k].name, (long long)per_suite[k]);
+    for (size_t k = 0; k < tk_verify_nsuites; k++)
+        printf("%s%s %lld", k ? ", " : "", tk_verify_suites[k].name, (long long)per_suite[k]);
     printf("; aclnn: %lld ran, %lld rejected), %lld failures, seed %llu, %.2f s\n",
            (long long)with_aclnn, (long long)rejected, (long long)failures,
            (unsigned long long)o.seed, secs);
