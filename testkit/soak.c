@@ -316,8 +316,8 @@ static bool soak_rope_perturb(struct soak_job *j) {
     const int64_t cache_mode = j->call.cache_mode;
     for (int tries = 0; tries < 8; tries++) {
         if (tk_verify_rope_perturb(&j->call, &j->rc, &j->rng)) {
-            const int e = tk_rc_acl_expected(&j->call, &j->rc);
-            if (e > 0 && e != ACL_ERROR_RT_AICORE_EXCEPTION) {
+            const int rule = tk_rc_acl_rule(&j->call, &j->rc); /* a phase-1 rule */
+            if (rule > 0 && rule != TK_ROPE_RULE_POS_RANGE) {
                 soak_append(j, " with %s", j->call.change);
                 return true;
             }
