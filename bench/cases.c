@@ -9,6 +9,7 @@
 #include "aclnnop/aclnn_inplace_partial_rotary_mul.h"
 #include "aclnnop/aclnn_inplace_partial_rotary_mul_grad.h"
 #include "aclnnop/aclnn_rope_with_sin_cos_cache.h"
+#include "testkit/half_bits.h"
 #include "workloads.h"
 
 enum { RKB_MAX_BUF = 6 };
@@ -37,24 +38,15 @@ static int64_t rkb_prod(const int64_t *d, int n) {
     return p;
 }
 
-/* Deterministic test data in [-0.5, 0.5): fast enough for the largest workloads. */
+/* Deterministic test data in [-0.5, 0.5) (an LCG: fast enough for the largest workloads),
+ * rounded to the dtype by the test kit's conversions. */
 static void rkb_fill(void *p, int64_t n, ropekit_dtype dt, uint32_t seed) {
     uint32_t state = seed * 2654435761u + 1u;
+    const size_t item = ropekit_dtype_size(dt);
     for (int64_t i = 0; i < n; i++) {
         state = state * 1664525u + 1013904223u;
         float f = (float)(state >> 8) * (1.0f / 16777216.0f) - 0.5f;
-        uint32_t u;
-        memcpy(&u, &f, 4);
-        if (dt == ROPEKIT_F32) {
-            ((float *)p)[i] = f;
-        } else if (dt == ROPEKIT_BF16) {
-            ((uint16_t *)p)[i] = (uint16_t)(u >> 16);
-        } else { /* fp16: normal-range values by field arithmetic, tiny ones as zero */
-            uint32_t e = (u >> 23) & 0xffu;
-            ((uint16_t *)p)[i] =
-                (uint16_t)(((u >> 16) & 0x8000u) |
-                           (e > 112u ? ((e - 112u) << 10) | ((u >> 13) & 0x3ffu) : 0u));
-        }
+        tk_store_f32((char *)p + (size_t)i * item, dt, f);
     }
 }
 

@@ -26,7 +26,8 @@ message(STATUS "ropekit tests use Python: ${ROPEKIT_PYTHON}")
 
 # ropekit_add_c_test(<name> LABEL <label> SOURCES <files...> [LIBS <libs...>] [INTERNAL])
 # Builds one cmocka test program and registers it with CTest. INTERNAL links the static
-# library, whose hidden internal symbols (rk_*) the test may then call.
+# library, whose hidden internal symbols (rk_*) the test may then call. Every test links
+# the test kit (testkit/, "testkit/<name>.h").
 function(ropekit_add_c_test name)
   cmake_parse_arguments(T "INTERNAL" "LABEL" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${T_SOURCES})
@@ -35,7 +36,7 @@ function(ropekit_add_c_test name)
   else()
     target_link_libraries(${name} PRIVATE ropekit_shared)
   endif()
-  target_link_libraries(${name} PRIVATE PkgConfig::CMOCKA ${T_LIBS})
+  target_link_libraries(${name} PRIVATE ropekit_testkit PkgConfig::CMOCKA ${T_LIBS})
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_SOURCE_DIR}/tests)
   target_compile_options(${name} PRIVATE ${ROPEKIT_WARNINGS} ${ROPEKIT_NUMERIC_FLAGS})
   add_test(NAME ${name} COMMAND ${name})

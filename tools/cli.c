@@ -1,3 +1,4 @@
+/* Small command-line helpers shared by the subcommands (cli.h). */
 #include "cli.h"
 
 #include <errno.h>

@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "demo.h"
-#include "timer.h"
+#include "testkit/timer.h"
 
 enum { DEMO_MIN_CALLS = 5, DEMO_MAX_CALLS = 1000 };
 static const uint64_t demo_budget_ns = 20000000u;

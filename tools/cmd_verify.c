@@ -7,23 +7,14 @@
 
 #include "cli.h"
 #include "commands.h"
-#include "reference.h"
-#include "rope_reference.h"
-#include "timer.h"
-#include "verify.h"
+#include "testkit/reference.h"
+#include "testkit/rope_reference.h"
+#include "testkit/timer.h"
+#include "testkit/verify.h"
 
-enum { VERIFY_MAX_SHOWN = 5 };
-
-struct verify_suite {
-    const char *name;
-    unsigned weight;
-    void (*run)(const struct verify_env *env, struct tk_rng *rng, struct verify_result *res);
-};
-
-#define TK_VERIFY_SUITE_ROW_(name, weight) {#name, weight, verify_case_##name},
-static const struct verify_suite verify_suites[] = {TK_VERIFY_SUITES(TK_VERIFY_SUITE_ROW_)};
-#undef TK_VERIFY_SUITE_ROW_
-#define VERIFY_NSUITES (sizeof verify_suites / sizeof verify_suites[0])
+#define VERIFY_SUITE_COUNT_(name, weight) +1
+enum { VERIFY_MAX_SHOWN = 5, VERIFY_NSUITES = 0 TK_VERIFY_SUITES(VERIFY_SUITE_COUNT_) };
+#undef VERIFY_SUITE_COUNT_
 
 struct verify_opts {
     uint64_t seed;
@@ -83,21 +74,8 @@ static int verify_parse(int argc, char **argv, struct verify_opts *o) {
     return -1;
 }
 
-static const struct verify_suite *verify_pick_suite(struct tk_rng *rng) {
-    unsigned total = 0;
-    for (size_t i = 0; i < VERIFY_NSUITES; i++)
-        total += verify_suites[i].weight;
-    uint64_t r = tk_rng_below(rng, total);
-    for (size_t i = 0; i < VERIFY_NSUITES; i++) {
-        if (r < verify_suites[i].weight)
-            return &verify_suites[i];
-        r -= verify_suites[i].weight;
-    }
-    return &verify_suites[0];
-}
-
 static void verify_show_failure(const struct verify_opts *o, int64_t index, const char *suite,
-                                const struct verify_result *res) {
+                                const struct tk_verify_result *res) {
     printf(
         "FAIL case %lld (%s): %s\n     %s\n     replay: ropekit verify --seed %llu --case %lld\n",
         (long long)index, suite, res->what, res->why, (unsigned long long)o->seed,
@@ -119,8 +97,8 @@ int tk_cmd_verify(int argc, char **argv) {
         fprintf(stderr, "ropekit verify: %s\n", err);
         return TK_EXIT_FAIL;
     }
-    struct verify_env env = {&acl, ropekit_get_active_isa() != ROPEKIT_ISA_SCALAR,
-                             ropekit_get_num_threads() > 1};
+    struct tk_verify_env env = {&acl, ropekit_get_active_isa() != ROPEKIT_ISA_SCALAR,
+                                ropekit_get_num_threads() > 1};
     if (!o.quiet)
         tk_cli_print_banner(stdout);
 
@@ -130,13 +108,11 @@ int tk_cmd_verify(int argc, char **argv) {
     int64_t per_suite[VERIFY_NSUITES] = {0};
     uint64_t t0 = tk_now_ns();
     for (int64_t i = first; i < last; i++) {
-        struct tk_rng rng = tk_rng_make(tk_rng_derive(o.seed, (uint64_t)i));
-        const struct verify_suite *suite = verify_pick_suite(&rng);
-        struct verify_result res;
-        memset(&res, 0, sizeof res);
-        suite->run(&env, &rng, &res);
+        struct tk_verify_result res;
+        const size_t k = tk_verify_run_case(&env, o.seed, i, &res);
+        const struct tk_verify_suite *suite = &tk_verify_suites[k];
         cases++;
-        per_suite[suite - verify_suites]++;
+        per_suite[k]++;
         if (res.ran_aclnn)
             with_aclnn++;
         if (res.rejected_aclnn)
@@ -149,8 +125,8 @@ int tk_cmd_verify(int argc, char **argv) {
     double secs = (double)(tk_now_ns() - t0) / 1e9;
     tk_acl_close(&acl);
     printf("verify: %lld cases (", (long long)cases);
-    for (size_t k = 0; k < VERIFY_NSUITES; k++)
-        printf("%s%s %lld", k ? ", " : "", verify_suites[k].name, (long long)per_suite[k]);
+    for (size_t k = 0; k < tk_verify_nsuites; k++)
+        printf("%s%s %lld", k ? ", " : "", tk_verify_suites[k].name, (long long)per_suite[k]);
     printf("; aclnn: %lld ran, %lld rejected), %lld failures, seed %llu, %.2f s\n",
            (long long)with_aclnn, (long long)rejected, (long long)failures,
            (unsigned long long)o.seed, secs);

@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "acl_session.h"
+#include "testkit/acl_session.h"
 
 struct demo_row {
     const char *face; /* "aclnn" or "native" */

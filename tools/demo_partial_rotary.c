@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "demo.h"
-#include "pr_fill.h"
-#include "reference.h"
+#include "testkit/pr_fill.h"
+#include "testkit/reference.h"
 
 enum pr_face { PR_ACLNN, PR_NATIVE };
 
@@ -47,7 +47,7 @@ static const struct pr_demo_config pr_demo_configs[] = {
 };
 
 static int pr_demo_make_case(const struct pr_demo_config *cfg, struct pr_dtype_pair dt,
-                             uint64_t seed, struct pr_case *pc) {
+                             uint64_t seed, struct tk_pr_case *pc) {
     memset(pc, 0, sizeof *pc);
     pc->mode = cfg->mode;
     pc->direction = cfg->direction;
@@ -56,19 +56,19 @@ static int pr_demo_make_case(const struct pr_demo_config *cfg, struct pr_dtype_p
     if (tk_tensor_alloc(&pc->x, dt.x, 4, cfg->x) != 0 ||
         tk_tensor_alloc(&pc->cos, dt.cs, 4, cfg->cs) != 0 ||
         tk_tensor_alloc(&pc->sin, dt.cs, 4, cfg->cs) != 0) {
-        pr_case_free(pc);
+        tk_pr_case_free(pc);
         return -1;
     }
     struct tk_rng rng = tk_rng_make(seed);
-    pr_fill_uniform(&pc->x, &rng, -1.0, 1.0);
-    pr_fill_rotary_angles(pc, 10000.0);
+    tk_pr_fill_uniform(&pc->x, &rng, -1.0, 1.0);
+    tk_pr_fill_rotary_angles(pc, 10000.0);
     return 0;
 }
 
 struct pr_timed {
-    const struct pr_case *pc;
+    const struct tk_pr_case *pc;
     const struct tk_acl *acl;
-    struct pr_aclnn *bound;
+    struct tk_pr_aclnn *bound;
     ropekit_plan *plan;
     void *xbuf;
     char *err;
@@ -77,7 +77,7 @@ struct pr_timed {
 
 static int pr_time_aclnn(void *ctx) {
     struct pr_timed *t = ctx;
-    return pr_aclnn_call(t->bound, t->pc, t->acl, t->err, t->errlen);
+    return tk_pr_aclnn_call(t->bound, t->pc, t->acl, t->err, t->errlen);
 }
 
 static int pr_time_native(void *ctx) {
@@ -89,12 +89,12 @@ static int pr_time_native(void *ctx) {
 }
 
 /* Runs once into `out` (checked by the caller), then times repeated calls. */
-static int pr_demo_run_aclnn(const struct pr_case *pc, const struct tk_acl *acl, unsigned char *out,
-                             double *usec, char *err, size_t len) {
-    struct pr_aclnn b;
-    if (pr_aclnn_bind(&b, pc, pc->x.buf, err, len) != 0)
+static int pr_demo_run_aclnn(const struct tk_pr_case *pc, const struct tk_acl *acl,
+                             unsigned char *out, double *usec, char *err, size_t len) {
+    struct tk_pr_aclnn b;
+    if (tk_pr_aclnn_bind(&b, pc, pc->x.buf, err, len) != 0)
         return -1;
-    int rc = pr_aclnn_call(&b, pc, acl, err, len);
+    int rc = tk_pr_aclnn_call(&b, pc, acl, err, len);
     if (rc == 0)
         rc = tk_acl_tensor_download(&pc->x, &b.x, out, err, len);
     if (rc == 0) {
@@ -102,12 +102,12 @@ static int pr_demo_run_aclnn(const struct pr_case *pc, const struct tk_acl *acl,
         *usec = demo_time_us(pr_time_aclnn, &t);
         rc = *usec < 0.0 ? -1 : 0;
     }
-    pr_aclnn_unbind(&b);
+    tk_pr_aclnn_unbind(&b);
     return rc;
 }
 
-static int pr_demo_run_native(const struct pr_case *pc, unsigned char *out, double *usec, char *err,
-                              size_t len) {
+static int pr_demo_run_native(const struct tk_pr_case *pc, unsigned char *out, double *usec,
+                              char *err, size_t len) {
     ropekit_tensor x = tk_tensor_native(&pc->x, out);
     ropekit_tensor c = tk_tensor_native(&pc->cos, pc->cos.buf);
     ropekit_tensor s = tk_tensor_native(&pc->sin, pc->sin.buf);
@@ -153,7 +153,7 @@ static void pr_demo_row(const struct demo_env *env, const struct pr_demo_config 
              ropekit_dtype_name(dt.cs));
     row.usec = -1.0;
 
-    struct pr_case pc;
+    struct tk_pr_case pc;
     if (pr_demo_make_case(cfg, dt, seed, &pc) != 0) {
         snprintf(row.note, sizeof row.note, "out of memory");
         demo_table_add(table, &row);
@@ -163,23 +163,23 @@ static void pr_demo_row(const struct demo_env *env, const struct pr_demo_config 
     if (!out) {
         snprintf(row.note, sizeof row.note, "out of memory");
         demo_table_add(table, &row);
-        pr_case_free(&pc);
+        tk_pr_case_free(&pc);
         return;
     }
     int rc = cfg->face == PR_ACLNN
                  ? pr_demo_run_aclnn(&pc, env->acl, out, &row.usec, row.note, sizeof row.note)
                  : pr_demo_run_native(&pc, out, &row.usec, row.note, sizeof row.note);
-    struct pr_check chk;
-    if (rc == 0 && pr_check_output(&pc, out, &chk) == 0) {
+    struct tk_pr_check chk;
+    if (rc == 0 && tk_pr_check_output(&pc, out, &chk) == 0) {
         row.max_abs_err = chk.err.max_abs_err;
         row.max_ratio = chk.err.max_ratio;
-        row.pass = pr_check_passed(&chk);
+        row.pass = tk_pr_check_passed(&chk);
         if (!row.pass)
-            pr_check_describe(&pc, &chk, row.note, sizeof row.note);
+            tk_pr_check_describe(&pc, &chk, row.note, sizeof row.note);
     }
     demo_table_add(table, &row);
     free(out);
-    pr_case_free(&pc);
+    tk_pr_case_free(&pc);
 }
 
 void demo_suite_partial_rotary(const struct demo_env *env, struct demo_table *table) {

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "demo.h"
-#include "half_bits.h"
-#include "rng.h"
-#include "rope_case.h"
+#include "testkit/half_bits.h"
+#include "testkit/rng.h"
+#include "testkit/rope_case.h"
 
 enum rd_face { RD_ACLNN_V1, RD_ACLNN_V2, RD_NATIVE };
 enum rd_layout {
@@ -99,56 +99,43 @@ static const struct rd_config rd_configs[] = {
      2048, RD_POS_SEQUENTIAL, RD_SEPARATE_3D, RD_VALUES_UNIT, 0, 0},
 };
 
-static void rd_set_view(struct rc_view *v, int buf, int ndim, const int64_t *shape,
-                        const int64_t *strides, int64_t offset) {
-    memset(v, 0, sizeof *v);
-    v->present = true;
-    v->buf = buf;
-    v->ndim = ndim;
-    for (int i = 0; i < ndim; i++) {
-        v->shape[i] = shape[i];
-        v->strides[i] = strides[i];
-    }
-    v->offset = offset;
-}
-
 /* A contiguous view over a new buffer of its own. */
-static int rd_contiguous(struct rope_case *rc, int id, ropekit_dtype dt, int ndim,
+static int rd_contiguous(struct tk_rope_case *rc, int id, ropekit_dtype dt, int ndim,
                          const int64_t *shape) {
     int64_t strides[3], n = 1;
     for (int i = ndim - 1; i >= 0; i--) {
         strides[i] = n;
         n *= shape[i];
     }
-    const int b = rc_add_buffer(rc, dt, n);
+    const int b = tk_rc_add_buffer(rc, dt, n);
     if (b < 0)
         return -1;
-    rd_set_view(&rc->view[id], b, ndim, shape, strides, 0);
+    tk_rc_set_view(&rc->view[id], b, ndim, shape, strides, 0);
     return 0;
 }
 
-static int rd_layout(const struct rd_config *cfg, struct rope_case *rc) {
+static int rd_layout(const struct rd_config *cfg, struct tk_rope_case *rc) {
     const int64_t t = cfg->tokens, hs = cfg->model->head_size, hq = cfg->model->q_heads,
                   hk = cfg->model->k_heads;
     if (cfg->layout == RD_FUSED_INPLACE) {
         const int64_t w = (hq + 2 * hk) * hs; /* [q | k | v] per token */
-        const int b = rc_add_buffer(rc, cfg->xd, t * w);
+        const int b = tk_rc_add_buffer(rc, cfg->xd, t * w);
         if (b < 0)
             return -1;
         const int64_t q2[2] = {t, hq * hs}, k2[2] = {t, hk * hs}, s2[2] = {w, 1};
-        rd_set_view(&rc->view[RC_QI], b, 2, q2, s2, 0);
-        rd_set_view(&rc->view[RC_KI], b, 2, k2, s2, hq * hs);
-        rc->view[RC_QO] = rc->view[RC_QI];
-        rc->view[RC_KO] = rc->view[RC_KI];
+        tk_rc_set_view(&rc->view[TK_RC_QI], b, 2, q2, s2, 0);
+        tk_rc_set_view(&rc->view[TK_RC_KI], b, 2, k2, s2, hq * hs);
+        rc->view[TK_RC_QO] = rc->view[TK_RC_QI];
+        rc->view[TK_RC_KO] = rc->view[TK_RC_KI];
         return 0;
     }
     const bool three = cfg->layout == RD_SEPARATE_3D;
     const int64_t q[3] = {t, three ? hq : hq * hs, hs}, k[3] = {t, three ? hk : hk * hs, hs};
     const int ndim = three ? 3 : 2;
-    if (rd_contiguous(rc, RC_QI, cfg->xd, ndim, q) != 0 ||
-        rd_contiguous(rc, RC_KI, cfg->xd, ndim, k) != 0 ||
-        rd_contiguous(rc, RC_QO, cfg->xd, ndim, q) != 0 ||
-        rd_contiguous(rc, RC_KO, cfg->xd, ndim, k) != 0)
+    if (rd_contiguous(rc, TK_RC_QI, cfg->xd, ndim, q) != 0 ||
+        rd_contiguous(rc, TK_RC_KI, cfg->xd, ndim, k) != 0 ||
+        rd_contiguous(rc, TK_RC_QO, cfg->xd, ndim, q) != 0 ||
+        rd_contiguous(rc, TK_RC_KO, cfg->xd, ndim, k) != 0)
         return -1;
     return 0;
 }
@@ -174,35 +161,35 @@ static int64_t rd_position(const struct rd_config *cfg, struct tk_rng *rng, int 
     }
 }
 
-static int rd_fill(const struct rd_config *cfg, struct rope_case *rc, uint64_t seed) {
+static int rd_fill(const struct rd_config *cfg, struct tk_rope_case *rc, uint64_t seed) {
     struct tk_rng rng = tk_rng_make(seed);
-    const int rows = rc_pos_rows(rc);
+    const int rows = tk_rc_pos_rows(rc);
     for (int64_t t = 0; t < rc->tokens; t++) {
         const int64_t p0 = rd_position(cfg, &rng, 0, t);
         for (int r = 0; r < rows; r++)
-            rc_set_position(
+            tk_rc_set_position(
                 rc, r, t,
                 r == 0 || cfg->positions != RD_POS_VISION ? p0 : rd_position(cfg, &rng, r, t));
     }
-    for (int side = RC_QI; side <= RC_KI; side++) {
-        const struct rc_view *v = &rc->view[side];
-        const struct rc_buffer *b = &rc->buf[v->buf];
+    for (int side = TK_RC_QI; side <= TK_RC_KI; side++) {
+        const struct tk_rc_view *v = &rc->view[side];
+        const struct tk_rc_buffer *b = &rc->buf[v->buf];
         const size_t item = ropekit_dtype_size(b->dtype);
-        const int64_t heads = side == RC_QI ? rc->q_heads : rc->k_heads;
+        const int64_t heads = side == TK_RC_QI ? rc->q_heads : rc->k_heads;
         for (int64_t t = 0; t < rc->tokens; t++)
             for (int64_t n = 0; n < heads; n++)
                 for (int64_t c = 0; c < rc->head_size; c++) {
                     double x = cfg->values == RD_VALUES_SMALL_INTS
                                    ? (double)tk_rng_range(&rng, 1, 128)
                                    : tk_rng_uniform(&rng, -1.0, 1.0);
-                    tk_store(b->data + (size_t)rc_head_elem(rc, v, t, n, c) * item, b->dtype, x);
+                    tk_store(b->data + (size_t)tk_rc_head_elem(rc, v, t, n, c) * item, b->dtype, x);
                 }
     }
     ropekit_rope_scaling scaling;
     ropekit_rope_scaling_defaults(&scaling, ROPEKIT_SCALING_LLAMA3);
     scaling.factor = 8.0;
     scaling.original_max_position = 8192;
-    const struct rc_view *cv = &rc->view[RC_CACHE];
+    const struct tk_rc_view *cv = &rc->view[TK_RC_CACHE];
     return ropekit_cos_sin_cache_build(rc->buf[cv->buf].data, rc->buf[cv->buf].dtype, rc->max_pos,
                                        rc->rot_dim, cfg->model->base,
                                        cfg->model->table == RD_TABLE_LLAMA3 ? &scaling : NULL) ==
@@ -211,7 +198,7 @@ static int rd_fill(const struct rd_config *cfg, struct rope_case *rc, uint64_t s
                : -1;
 }
 
-static int rd_build(const struct rd_config *cfg, struct rope_case *rc, uint64_t seed) {
+static int rd_build(const struct rd_config *cfg, struct tk_rope_case *rc, uint64_t seed) {
     memset(rc, 0, sizeof *rc);
     rc->neox = cfg->model->neox;
     rc->head_size = cfg->model->head_size;
@@ -224,11 +211,11 @@ static int rd_build(const struct rd_config *cfg, struct rope_case *rc, uint64_t 
     for (int i = 0; i < cfg->model->nsec; i++)
         rc->sections[i] = cfg->model->sections[i];
     rc->cache_mode = cfg->model->cache_mode;
-    const bool mrope = rc_is_mrope(rc);
-    const int64_t pos[2] = {rc_pos_rows(rc), cfg->tokens};
+    const bool mrope = tk_rc_is_mrope(rc);
+    const int64_t pos[2] = {tk_rc_pos_rows(rc), cfg->tokens};
     const int64_t cache[2] = {cfg->max_pos, cfg->model->rot_dim};
-    if (rd_contiguous(rc, RC_POS, ROPEKIT_I64, mrope ? 2 : 1, mrope ? pos : pos + 1) != 0 ||
-        rd_contiguous(rc, RC_CACHE, cfg->cd, 2, cache) != 0 || rd_layout(cfg, rc) != 0)
+    if (rd_contiguous(rc, TK_RC_POS, ROPEKIT_I64, mrope ? 2 : 1, mrope ? pos : pos + 1) != 0 ||
+        rd_contiguous(rc, TK_RC_CACHE, cfg->cd, 2, cache) != 0 || rd_layout(cfg, rc) != 0)
         return -1;
     return rd_fill(cfg, rc, seed);
 }
@@ -240,11 +227,11 @@ static int rd_build(const struct rd_config *cfg, struct rope_case *rc, uint64_t 
 struct rd_runner {
     bool aclnn;
     const struct tk_acl *acl;
-    struct rc_acl_call call;
-    struct rc_acl_bound bound;
+    struct tk_rc_acl_call call;
+    struct tk_rc_acl_bound bound;
     bool bound_ok;
     ropekit_plan *plan;
-    void *data[RC_NVIEWS];
+    void *data[TK_RC_NVIEWS];
     char *err;
     size_t len;
 };
@@ -253,37 +240,38 @@ static int rd_call(void *ctx) {
     struct rd_runner *r = ctx;
     if (r->aclnn) {
         int stage;
-        return rc_acl_call_once(&r->bound, &r->call, r->acl, &stage, r->err, r->len);
+        return tk_rc_acl_call_once(&r->bound, &r->call, r->acl, &stage, r->err, r->len);
     }
     ropekit_status st =
-        ropekit_rope_execute(r->plan, r->data[RC_POS], r->data[RC_QI], r->data[RC_KI],
-                             r->data[RC_CACHE], r->data[RC_QO], r->data[RC_KO]);
+        ropekit_rope_execute(r->plan, r->data[TK_RC_POS], r->data[TK_RC_QI], r->data[TK_RC_KI],
+                             r->data[TK_RC_CACHE], r->data[TK_RC_QO], r->data[TK_RC_KO]);
     if (st != ROPEKIT_OK)
         snprintf(r->err, r->len, "%s: %s", ropekit_status_name(st), ropekit_last_error());
     return st == ROPEKIT_OK ? 0 : -1;
 }
 
 /* Binds the face to the problem and runs it once; the result lands in img. */
-static int rd_start(struct rd_runner *r, const struct rd_config *cfg, const struct rope_case *rc,
-                    struct rc_image *img) {
+static int rd_start(struct rd_runner *r, const struct rd_config *cfg, const struct tk_rope_case *rc,
+                    struct tk_rc_image *img) {
     if (r->aclnn) {
-        rc_acl_call_make(&r->call, rc, cfg->face == RD_ACLNN_V2 ? 2 : 1, rc->cache_mode);
+        tk_rc_acl_call_make(&r->call, rc, cfg->face == RD_ACLNN_V2 ? 2 : 1, rc->cache_mode);
         /* In place the way CANN's clients write it: the input aclTensor is the output. */
-        for (int o = RC_QO; o <= RC_KO; o++)
-            r->call.reuse_input[o] = rc_view_same(&r->call.view[o], &r->call.view[o - 3]);
-        if (rc_acl_bind(&r->bound, &r->call, rc, img, r->err, r->len) != 0)
+        for (int o = TK_RC_QO; o <= TK_RC_KO; o++)
+            r->call.reuse_input[o] = tk_rc_view_same(&r->call.view[o], &r->call.view[o - 3]);
+        if (tk_rc_acl_bind(&r->bound, &r->call, rc, img, r->err, r->len) != 0)
             return -1;
         r->bound_ok = true;
-        return rd_call(r) == 0 ? rc_acl_download(&r->bound, rc, img, r->err, r->len) : -1;
+        return rd_call(r) == 0 ? tk_rc_acl_download(&r->bound, rc, img, r->err, r->len) : -1;
     }
-    ropekit_tensor t[RC_NVIEWS];
-    for (int v = 0; v < RC_NVIEWS; v++) {
-        t[v] = rc_native_tensor(rc, v, img);
+    ropekit_tensor t[TK_RC_NVIEWS];
+    for (int v = 0; v < TK_RC_NVIEWS; v++) {
+        t[v] = tk_rc_native_tensor(rc, v, img);
         r->data[v] = t[v].data;
     }
-    const ropekit_rope_config config = rc_native_config(rc);
-    ropekit_status st = ropekit_rope_plan_create(&t[RC_POS], &t[RC_QI], &t[RC_KI], &t[RC_CACHE],
-                                                 &t[RC_QO], &t[RC_KO], &config, &r->plan);
+    const ropekit_rope_config config = tk_rc_native_config(rc);
+    ropekit_status st =
+        ropekit_rope_plan_create(&t[TK_RC_POS], &t[TK_RC_QI], &t[TK_RC_KI], &t[TK_RC_CACHE],
+                                 &t[TK_RC_QO], &t[TK_RC_KO], &config, &r->plan);
     if (st != ROPEKIT_OK) {
         snprintf(r->err, r->len, "%s: %s", ropekit_status_name(st), ropekit_last_error());
         return -1;
@@ -291,9 +279,9 @@ static int rd_start(struct rd_runner *r, const struct rd_config *cfg, const stru
     return rd_call(r);
 }
 
-static void rd_stop(struct rd_runner *r, const struct rope_case *rc) {
+static void rd_stop(struct rd_runner *r, const struct tk_rope_case *rc) {
     if (r->bound_ok)
-        rc_acl_unbind(&r->bound, rc);
+        tk_rc_acl_unbind(&r->bound, rc);
     ropekit_plan_destroy(r->plan);
 }
 
@@ -306,10 +294,10 @@ static bool rd_same_problem(const struct rd_config *a, const struct rd_config *b
 }
 
 /* The native face sees a fused buffer's q/k as [T, H, hs] views. */
-static void rd_views_3d(struct rope_case *rc) {
-    for (int v = RC_QI; v <= RC_KO; v++) {
-        struct rc_view *x = &rc->view[v];
-        if (v == RC_CACHE || x->ndim != 2 || x->strides[1] != 1)
+static void rd_views_3d(struct tk_rope_case *rc) {
+    for (int v = TK_RC_QI; v <= TK_RC_KO; v++) {
+        struct tk_rc_view *x = &rc->view[v];
+        if (v == TK_RC_CACHE || x->ndim != 2 || x->strides[1] != 1)
             continue;
         x->ndim = 3;
         x->shape[2] = rc->head_size;
@@ -320,7 +308,7 @@ static void rd_views_3d(struct rope_case *rc) {
 }
 
 static void rd_row(const struct demo_env *env, const struct rd_config *cfg,
-                   const struct rope_case *rc, struct demo_table *table) {
+                   const struct tk_rope_case *rc, struct demo_table *table) {
     struct demo_row row;
     memset(&row, 0, sizeof row);
     row.face = cfg->face == RD_NATIVE ? "native" : "aclnn";
@@ -336,8 +324,8 @@ static void rd_row(const struct demo_env *env, const struct rd_config *cfg,
              ropekit_dtype_name(cfg->cd));
     row.usec = -1.0;
 
-    struct rc_image img;
-    if (!rc || rc_image_alloc(&img, rc) != 0) {
+    struct tk_rc_image img;
+    if (!rc || tk_rc_image_alloc(&img, rc) != 0) {
         snprintf(row.note, sizeof row.note, "set-up failed: %s", ropekit_last_error());
         demo_table_add(table, &row);
         return;
@@ -348,13 +336,13 @@ static void rd_row(const struct demo_env *env, const struct rd_config *cfg,
     r.acl = env->acl;
     r.err = row.note;
     r.len = sizeof row.note;
-    struct rc_check chk;
-    if (rd_start(&r, cfg, rc, &img) == 0 && rc_check_output(rc, &img, &chk) == 0) {
+    struct tk_rc_check chk;
+    if (rd_start(&r, cfg, rc, &img) == 0 && tk_rc_check_output(rc, &img, &chk) == 0) {
         row.max_abs_err = chk.err.max_abs_err;
         row.max_ratio = chk.err.max_ratio;
-        row.pass = rc_check_passed(&chk);
+        row.pass = tk_rc_check_passed(&chk);
         if (!row.pass)
-            rc_check_describe(&chk, row.note, sizeof row.note);
+            tk_rc_check_describe(&chk, row.note, sizeof row.note);
         /* Checked; the timing calls keep rotating the same buffers. */
         row.usec = demo_time_us(rd_call, &r);
         if (row.usec < 0.0)
@@ -362,27 +350,27 @@ static void rd_row(const struct demo_env *env, const struct rd_config *cfg,
     }
     rd_stop(&r, rc);
     demo_table_add(table, &row);
-    rc_image_free(&img);
+    tk_rc_image_free(&img);
 }
 
 void demo_suite_rope(const struct demo_env *env, struct demo_table *table) {
     const size_t n = sizeof rd_configs / sizeof rd_configs[0];
-    struct rope_case rc;
+    struct tk_rope_case rc;
     bool built = false;
     for (size_t i = 0; i < n; i++) {
         const struct rd_config *cfg = &rd_configs[i];
         if (!built || !rd_same_problem(cfg, &rd_configs[i - 1])) {
             if (built)
-                rope_case_free(&rc);
+                tk_rope_case_free(&rc);
             built = rd_build(cfg, &rc, 101 + i) == 0;
             if (!built)
-                rope_case_free(&rc);
+                tk_rope_case_free(&rc);
         }
-        struct rope_case seen = rc; /* the same buffers, viewed as this face wants */
+        struct tk_rope_case seen = rc; /* the same buffers, viewed as this face wants */
         if (built && cfg->face == RD_NATIVE && cfg->layout == RD_FUSED_INPLACE)
             rd_views_3d(&seen);
         rd_row(env, cfg, built ? &seen : NULL, table);
     }
     if (built)
-        rope_case_free(&rc);
+        tk_rope_case_free(&rc);
 }

@@ -163,7 +163,7 @@ static inline void pr_build(const struct pr_case *k, struct pr_built *b) {
         fx_tensor_init(&b->s, k->sdt, k->snd, k->sd, NULL, 0, k->no_data != PR_NODATA_SIN), 0);
     /* distinct sin values, so that swapping cos and sin would be visible */
     if (k->sdt == ACL_FLOAT || k->sdt == ACL_FLOAT16 || k->sdt == ACL_BF16)
-        for (size_t i = 0; i < b->s.bytes / fx_item(k->sdt); i++)
+        for (size_t i = 0; i < b->s.bytes / tk_acl_item(k->sdt); i++)
             fx_store(k->sdt, b->s.buf, i, fx_pattern(i, 991u));
     if (k->nslice >= 0) {
         b->slice = aclCreateIntArray(k->slice, (uint64_t)k->nslice);

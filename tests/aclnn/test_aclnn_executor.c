@@ -63,9 +63,9 @@ static void ex_reference(float *x, const float *c, const float *s, int times, bo
         for (int r = 0; r < ROWS; r++) {
             float u[L];
             if (grad)
-                fx_ref_bwd(x + r * D + START, c + r * L, s + r * L, u, L);
+                tk_ref32_interleave(1, L, x + r * D + START, c + r * L, s + r * L, u);
             else
-                fx_ref_fwd(x + r * D + START, c + r * L, s + r * L, u, L);
+                tk_ref32_interleave(0, L, x + r * D + START, c + r * L, s + r * L, u);
             memcpy(x + r * D + START, u, sizeof u);
         }
 }

@@ -295,8 +295,8 @@ static void test_check_vector(void **state) {
     float v[4] = {1, 2, 3, 4};
     float c[4] = {0.5f, 0.5f, 0.25f, 0.25f};
     float s[4] = {0.1f, 0.2f, 0.3f, 0.4f};
-    const float want[4] = {fx_msub(1, 0.5f, 2, 0.1f), fx_madd(2, 0.5f, 1, 0.2f),
-                           fx_msub(3, 0.25f, 4, 0.3f), fx_madd(4, 0.25f, 3, 0.4f)};
+    const float want[4] = {tk_msub32(1, 0.5f, 2, 0.1f), tk_madd32(2, 0.5f, 1, 0.2f),
+                           tk_msub32(3, 0.25f, 4, 0.3f), tk_madd32(4, 0.25f, 3, 0.4f)};
     int64_t dims[4] = {1, 1, 1, 4};
     aclTensor *tx = aclCreateTensor(dims, 4, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, dims, 4, v);
     aclTensor *tc = aclCreateTensor(dims, 4, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, dims, 4, c);
@@ -315,7 +315,7 @@ static void test_check_vector(void **state) {
     assert_int_equal(aclnnInplacePartialRotaryMul(NULL, ws, e, pr_stream), ACLNN_SUCCESS);
     assert_int_equal(aclrtSynchronizeStream(pr_stream), ACL_SUCCESS);
     for (int i = 0; i < 4; i++)
-        assert_true(fx_f32_bits(v[i]) == fx_f32_bits(want[i]));
+        assert_true(tk_f32_bits(v[i]) == tk_f32_bits(want[i]));
     /* and the values the SPEC prints, to fp32 accuracy */
     static const double printed[4] = {0.3, 1.2, -0.45, 2.2};
     for (int i = 0; i < 4; i++)
@@ -463,12 +463,12 @@ static void test_fp16_rounding_of_inexact_values(void **state) {
         xf[i] = fx_round_to(ACL_FLOAT16, 1.0f / (float)(i + 3));
         cf[i] = fx_round_to(ACL_FLOAT16, 0.7f + 0.01f * (float)i);
         sf[i] = fx_round_to(ACL_FLOAT16, 0.3f - 0.02f * (float)i);
-        x[i] = fx_f32_to_f16(xf[i]);
-        c[i] = fx_f32_to_f16(cf[i]);
-        s[i] = fx_f32_to_f16(sf[i]);
+        x[i] = tk_f32_to_f16(xf[i]);
+        c[i] = tk_f32_to_f16(cf[i]);
+        s[i] = tk_f32_to_f16(sf[i]);
     }
     float u[8];
-    fx_ref_fwd(xf, cf, sf, u, 8);
+    tk_ref32_interleave(0, 8, xf, cf, sf, u);
     int64_t dims[4] = {1, 1, 1, 8};
     aclTensor *tx = aclCreateTensor(dims, 4, ACL_FLOAT16, NULL, 0, ACL_FORMAT_ND, dims, 4, x);
     aclTensor *tc = aclCreateTensor(dims, 4, ACL_FLOAT16, NULL, 0, ACL_FORMAT_ND, dims, 4, c);
@@ -482,7 +482,7 @@ static void test_fp16_rounding_of_inexact_values(void **state) {
     assert_int_equal(aclnnInplacePartialRotaryMul(NULL, 0, e, pr_stream), ACLNN_SUCCESS);
     assert_int_equal(aclrtSynchronizeStream(pr_stream), ACL_SUCCESS);
     for (int i = 0; i < 8; i++)
-        assert_int_equal(x[i], fx_f32_to_f16(u[i]));
+        assert_int_equal(x[i], tk_f32_to_f16(u[i]));
     aclDestroyTensor(tx);
     aclDestroyTensor(tc);
     aclDestroyTensor(ts);

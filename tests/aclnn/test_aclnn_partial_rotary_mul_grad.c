@@ -282,10 +282,10 @@ static void test_interleave_gradient_hand_case(void **state) {
     float c[4] = {0.5f, 0.5f, 0.25f, 0.25f};
     float s[4] = {0.1f, 0.2f, 0.3f, 0.4f};
     const float want[6] = {7,
-                           fx_madd(0.5f, 1, 0.2f, 2),
-                           fx_msub(0.5f, 2, 0.1f, 1),
-                           fx_madd(0.25f, 3, 0.4f, 4),
-                           fx_msub(0.25f, 4, 0.3f, 3),
+                           tk_madd32(0.5f, 1, 0.2f, 2),
+                           tk_msub32(0.5f, 2, 0.1f, 1),
+                           tk_madd32(0.25f, 3, 0.4f, 4),
+                           tk_msub32(0.25f, 4, 0.3f, 3),
                            9};
     static const double printed[6] = {7, 0.9, 0.9, 2.35, 0.1, 9};
     int64_t gd[4] = {1, 1, 1, 6}, cd[4] = {1, 1, 1, 4};
@@ -303,7 +303,7 @@ static void test_interleave_gradient_hand_case(void **state) {
     assert_int_equal(aclnnInplacePartialRotaryMulGrad(NULL, 0, e, pr_stream), ACLNN_SUCCESS);
     assert_int_equal(aclrtSynchronizeStream(pr_stream), ACL_SUCCESS);
     for (int i = 0; i < 6; i++) {
-        assert_true(fx_f32_bits(g[i]) == fx_f32_bits(want[i]));
+        assert_true(tk_f32_bits(g[i]) == tk_f32_bits(want[i]));
         assert_true(fabs((double)g[i] - printed[i]) < 1e-6);
     }
     aclDestroyTensor(tg);
@@ -366,8 +366,8 @@ static void test_gradient_is_adjoint_of_forward(void **state) {
     for (int r = 0; r < N; r++)
         for (int j = 0; j < D; j++)
             if (j < START || j >= START + L) {
-                assert_true(fx_f32_bits(v[r * D + j]) == fx_f32_bits(v0[r * D + j]));
-                assert_true(fx_f32_bits(g[r * D + j]) == fx_f32_bits(g0[r * D + j]));
+                assert_true(tk_f32_bits(v[r * D + j]) == tk_f32_bits(v0[r * D + j]));
+                assert_true(tk_f32_bits(g[r * D + j]) == tk_f32_bits(g0[r * D + j]));
             }
     aclDestroyTensor(tv);
     aclDestroyTensor(tg);

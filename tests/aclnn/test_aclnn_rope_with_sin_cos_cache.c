@@ -3,6 +3,8 @@
  * check (row E), the cos/sin selection rules of §5.3 (rope, sectioned and interleaved mrope), the
  * NeoX and GPT-J rotations of §5.4, aliasing (in place, fused qkv views) and executor use. */
 #include "aclnn/pr_harness.h"
+#include "testkit/rope_reference.h"
+#include "testkit/rules.h"
 #include "aclnnop/aclnn_rope_with_sin_cos_cache.h"
 #include "aclnnop/aclnn_rope_with_sin_cos_cache_v2.h"
 
@@ -157,7 +159,7 @@ static void rc_build(const struct rc_case *k, struct rc_built *b) {
         assert_int_equal(
             fx_tensor_init(&b->t[i], k->dt[i], k->nd[i], k->d[i], NULL, 0, k->no_data != i), 0);
         struct fx_tensor *f = &b->t[i];
-        size_t n = f->bytes / fx_item(f->dt);
+        size_t n = f->bytes / tk_acl_item(f->dt);
         bool is_float = f->dt == ACL_FLOAT || f->dt == ACL_FLOAT16 || f->dt == ACL_BF16;
         for (size_t e = 0; e < n; e++) {
             if (is_float) {
@@ -226,24 +228,12 @@ static aclnnStatus rc_phase2(int api, aclOpExecutor *e, aclrtStream stream) {
     return aclnnRopeWithSinCosCacheV2(NULL, 0, e, stream);
 }
 
-/* Which positions row feeds coefficient j (SPEC §5.3). */
+/* Which positions row feeds coefficient j (SPEC §5.3): the test kit's selection, with
+ * fewer than 3 sections (or none) meaning rope and a cache mode only through V2. */
 static int64_t rc_src(const struct rc_case *k, int64_t j) {
-    if (k->nsec < 3 || k->sec[0] <= 0)
-        return 0;
-    if (k->api == 2 && k->cache_mode == 1) {
-        if (j % 3 == 1 && j / 3 < k->sec[1])
-            return 1;
-        if (j % 3 == 2 && j / 3 < k->sec[2])
-            return 2;
-        return 0;
-    }
-    int64_t end = 0;
-    for (int64_t r = 0; r < k->nsec; r++) {
-        end += k->sec[r];
-        if (j < end)
-            return r;
-    }
-    return k->nsec - 1;
+    const struct tk_rope_select sel = {k->nsec >= 3 ? (int)k->nsec : 0, k->sec,
+                                       k->api == 2 ? k->cache_mode : 0};
+    return tk_rope_src_row(&sel, j);
 }
 
 /* Writes into `want` (a copy of the storage that slot `out` views) the reference result of
@@ -254,7 +244,7 @@ static void rc_ref_side(const struct rc_case *k, const struct rc_built *b, int i
     const void *xd = rc_store(b, in), *cd = rc_store(b, RC_CACHE);
     const int64_t hs = k->head_size, rdim = cache->dims[1], h = rdim / 2;
     const int64_t heads = x->dims[1] / hs;
-    const size_t item = fx_item(x->dt);
+    const size_t item = tk_acl_item(x->dt);
     float c[128], s[128];
     assert_true(h <= 128);
     for (int64_t t = 0; t < x->dims[0]; t++) {
@@ -269,8 +259,8 @@ static void rc_ref_side(const struct rc_case *k, const struct rc_built *b, int i
                 int64_t i0 = k->neox ? j : 2 * j, i1 = k->neox ? j + h : 2 * j + 1;
                 float a = fx_load(x->dt, xd, rc_at2(x, t, base + i0));
                 float bb = fx_load(x->dt, xd, rc_at2(x, t, base + i1));
-                fx_store(y->dt, want, rc_at2(y, t, base + i0), fx_msub(a, c[j], bb, s[j]));
-                fx_store(y->dt, want, rc_at2(y, t, base + i1), fx_madd(bb, c[j], a, s[j]));
+                fx_store(y->dt, want, rc_at2(y, t, base + i0), tk_msub32(a, c[j], bb, s[j]));
+                fx_store(y->dt, want, rc_at2(y, t, base + i1), tk_madd32(bb, c[j], a, s[j]));
             }
             for (int64_t j = rdim; j < hs; j++)
                 memcpy((char *)want + rc_at2(y, t, base + j) * item,
@@ -696,11 +686,9 @@ static void test_row09_not_whitelisted(void **state) {
 
 static void test_row09_whitelist_accepted(void **state) {
     (void)state;
-    static const int64_t lists[5][4] = {
-        {16, 24, 24}, {8, 12, 12}, {24, 20, 20}, {11, 11, 10}, {16, 16, 16, 16}};
-    for (int w = 0; w < 5; w++) {
+    for (int w = 0; w < TK_ACLNN_MROPE_SECTION_LISTS; w++) { /* CANN's lists */
         struct rc_case k = rc_default(1);
-        rc_mrope(&k, w == 4 ? 4 : 3, lists[w]);
+        rc_mrope(&k, tk_aclnn_mrope_sections[w].count, tk_aclnn_mrope_sections[w].s);
         for (int neox = 0; neox <= 1; neox++) {
             k.neox = neox != 0;
             rc_ok_both(&k);
@@ -1237,7 +1225,7 @@ static void test_half_rounding(void **state) {
         rc_expect_ok_built(&k, &b);
         /* a spot value written out: q[0]*c - q[16]*s with q[0] = 1, q[16] = 1.25 */
         float c = fx_load(dts[d], b.t[RC_CACHE].buf, 0), s = fx_load(dts[d], b.t[RC_CACHE].buf, 16);
-        float want = fx_round_to(dts[d], fx_msub(1.0f, c, 1.25f, s));
+        float want = fx_round_to(dts[d], tk_msub32(1.0f, c, 1.25f, s));
         assert_true(fx_bits(dts[d], b.t[RC_QOUT].buf, 0) == fx_bits_of(dts[d], want));
         rc_free(&b);
     }
@@ -1277,7 +1265,7 @@ static void test_pass_through_bits(void **state) {
             }
             rc_expect_ok_built(&k, &b);
             /* explicitly: pass-through bytes equal the input bytes */
-            size_t item = fx_item(dts[d]);
+            size_t item = tk_acl_item(dts[d]);
             for (int side = 0; side < 2; side++) {
                 const struct fx_tensor *x = &b.t[side ? RC_K : RC_Q];
                 const struct fx_tensor *y = &b.t[side ? RC_KOUT : RC_QOUT];

@@ -1,6 +1,8 @@
-/* Helpers shared by the C tests of the ACL surface: aclTensors over host buffers,
- * fp16/bf16 bit conversions written independently of the library, and a float
- * reference of the interleave rotation (SPEC §3.3 and §4.2, mode 1).
+/* Helpers shared by the C tests of the ACL surface: cmocka group fixtures, aclTensors over
+ * host buffers, typed element access by aclDataType and the expected rotation of a 4-D
+ * case. The conversions (testkit/half_bits.h, testkit/acl_dtype.h) and the fp32 model of
+ * the interleave rotation (testkit/reference.h, SPEC §3.3 and §4.2, mode 1) are the test
+ * kit's, which this header includes; a program including it links ropekit_testkit.
  *
  * Everything is static inline so that each test program takes only what it uses. */
 #ifndef ROPEKIT_TESTS_COMMON_ACL_FIXTURE_H_
@@ -15,6 +17,9 @@
 
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
+#include "testkit/acl_dtype.h"
+#include "testkit/half_bits.h"
+#include "testkit/reference.h"
 
 /* ---- cmocka group fixtures: aclInit + device 0, and their undoing ---- */
 
@@ -30,136 +35,22 @@ static inline int fx_acl_finalize_group(void **state) {
     return bad ? -1 : 0;
 }
 
-/* ---- scalar bit helpers ---- */
-
-static inline uint32_t fx_f32_bits(float f) {
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-static inline float fx_f32_from_bits(uint32_t u) {
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-/* binary16 -> binary32, exact (sign * significand * 2^exponent built with ldexpf). */
-static inline float fx_f16_to_f32(uint16_t h) {
-    int sign = (h >> 15) & 1;
-    int exp = (h >> 10) & 0x1f;
-    int man = h & 0x3ff;
-    float mag;
-    if (exp == 0x1f)
-        mag = man ? NAN : INFINITY;
-    else if (exp == 0)
-        mag = ldexpf((float)man, -24);
-    else
-        mag = ldexpf((float)(man | 0x400), exp - 25);
-    return sign ? -mag : mag;
-}
-
-/* binary32 -> binary16, round to nearest even; overflow to inf; NaN stays a quiet NaN. */
-static inline uint16_t fx_f32_to_f16(float f) {
-    uint32_t u = fx_f32_bits(f);
-    uint16_t sign = (uint16_t)((u >> 16) & 0x8000u);
-    uint32_t a = u & 0x7fffffffu;
-    if (a > 0x7f800000u)
-        return (uint16_t)(sign | 0x7e00u);
-    if (a == 0x7f800000u)
-        return (uint16_t)(sign | 0x7c00u);
-    int e32 = (int)(a >> 23);
-    if (e32 == 0)
-        return sign;   /* fp32 subnormals are far below the fp16 range */
-    int e = e32 - 127; /* unbiased exponent */
-    uint32_t m = (a & 0x7fffffu) | 0x800000u;
-    int shift = e >= -14 ? 13 : 13 + (-14 - e);
-    if (shift > 24)
-        return sign;
-    uint32_t q = m >> shift;
-    uint32_t rest = m & ((1u << shift) - 1u);
-    uint32_t half = 1u << (shift - 1);
-    if (rest > half || (rest == half && (q & 1u)))
-        q++;
-    uint32_t bits;
-    if (e >= -14) {
-        if (e > 15)
-            return (uint16_t)(sign | 0x7c00u);
-        bits = ((uint32_t)(e + 15) << 10) + q - 0x400u; /* a carry moves into the exponent */
-        if (bits >= 0x7c00u)
-            bits = 0x7c00u;
-    } else {
-        bits = q; /* subnormal; q == 0x400 is the smallest normal, also correct */
-    }
-    return (uint16_t)(sign | bits);
-}
-
-static inline float fx_bf16_to_f32(uint16_t h) {
-    return fx_f32_from_bits((uint32_t)h << 16);
-}
-
-static inline uint16_t fx_f32_to_bf16(float f) {
-    uint32_t u = fx_f32_bits(f);
-    if ((u & 0x7fffffffu) > 0x7f800000u)
-        return (uint16_t)((u >> 16) | 0x0040u);
-    uint32_t lower = u & 0xffffu, q = u >> 16;
-    if (lower > 0x8000u || (lower == 0x8000u && (q & 1u)))
-        q++;
-    return (uint16_t)q;
-}
-
-/* ---- typed element access ---- */
-
-static inline size_t fx_item(aclDataType dt) {
-    switch (dt) {
-    case ACL_FLOAT16:
-    case ACL_BF16:
-    case ACL_INT16:
-    case ACL_UINT16:
-        return 2;
-    case ACL_INT64:
-    case ACL_UINT64:
-    case ACL_DOUBLE:
-        return 8;
-    case ACL_INT8:
-    case ACL_UINT8:
-    case ACL_BOOL:
-        return 1;
-    default:
-        return 4;
-    }
-}
+/* ---- scalar bit helpers and typed element access (the test kit's conversions) ---- */
 
 /* Rounds a float to the nearest value of dt (RNE); fp32 is returned unchanged. */
 static inline float fx_round_to(aclDataType dt, float v) {
-    if (dt == ACL_FLOAT16)
-        return fx_f16_to_f32(fx_f32_to_f16(v));
-    if (dt == ACL_BF16)
-        return fx_bf16_to_f32(fx_f32_to_bf16(v));
-    return v;
+    return tk_round_f32(tk_acl_float_dtype(dt), v);
 }
 
+/* Element i of a buffer of dt: fp16/bf16 at 2 bytes each, every other type as fp32. */
 static inline void fx_store(aclDataType dt, void *data, size_t i, float v) {
-    if (dt == ACL_FLOAT16) {
-        uint16_t h = fx_f32_to_f16(v);
-        memcpy((char *)data + 2 * i, &h, 2);
-    } else if (dt == ACL_BF16) {
-        uint16_t h = fx_f32_to_bf16(v);
-        memcpy((char *)data + 2 * i, &h, 2);
-    } else {
-        memcpy((char *)data + 4 * i, &v, 4);
-    }
+    const ropekit_dtype d = tk_acl_float_dtype(dt);
+    tk_store_f32((char *)data + ropekit_dtype_size(d) * i, d, v);
 }
 
 static inline float fx_load(aclDataType dt, const void *data, size_t i) {
-    if (dt == ACL_FLOAT16 || dt == ACL_BF16) {
-        uint16_t h;
-        memcpy(&h, (const char *)data + 2 * i, 2);
-        return dt == ACL_FLOAT16 ? fx_f16_to_f32(h) : fx_bf16_to_f32(h);
-    }
-    float f;
-    memcpy(&f, (const char *)data + 4 * i, 4);
-    return f;
+    const ropekit_dtype d = tk_acl_float_dtype(dt);
+    return tk_load_f32((const char *)data + ropekit_dtype_size(d) * i, d);
 }
 
 /* Raw bits of element i (fp32: 32 bits, fp16/bf16: 16 bits). */
@@ -176,56 +67,13 @@ static inline uint32_t fx_bits(aclDataType dt, const void *data, size_t i) {
 
 /* Bits that `v` (already rounded to dt) has in dt. */
 static inline uint32_t fx_bits_of(aclDataType dt, float v) {
-    if (dt == ACL_FLOAT16)
-        return fx_f32_to_f16(v);
-    if (dt == ACL_BF16)
-        return fx_f32_to_bf16(v);
-    return fx_f32_bits(v);
+    return tk_bits_in(tk_acl_float_dtype(dt), v);
 }
 
 /* A small exactly representable value (k/8 in [-4, 4)) for every dtype. */
 static inline float fx_pattern(size_t i, unsigned salt) {
     unsigned k = (unsigned)((i * 2654435761u + salt * 40503u) >> 7) % 64u;
     return ((float)k - 32.0f) / 8.0f;
-}
-
-/* ---- reference math (SPEC §1: one fp32 product each, one fp32 add/sub) ---- */
-
-static inline float fx_mul(float a, float b) {
-    volatile float p = a * b;
-    return p;
-}
-
-/* fl(fl(a*b) - fl(c*d)) */
-static inline float fx_msub(float a, float b, float c, float d) {
-    float p = fx_mul(a, b), q = fx_mul(c, d);
-    volatile float r = p - q;
-    return r;
-}
-
-/* fl(fl(a*b) + fl(c*d)) */
-static inline float fx_madd(float a, float b, float c, float d) {
-    float p = fx_mul(a, b), q = fx_mul(c, d);
-    volatile float r = p + q;
-    return r;
-}
-
-/* Forward interleave (SPEC §3.3 mode 1) of one vector, out of place. */
-static inline void fx_ref_fwd(const float *v, const float *c, const float *s, float *u,
-                              int64_t len) {
-    for (int64_t i = 0; i + 1 < len; i += 2) {
-        u[i] = fx_msub(v[i], c[i], v[i + 1], s[i]);
-        u[i + 1] = fx_madd(v[i + 1], c[i + 1], v[i], s[i + 1]);
-    }
-}
-
-/* Gradient interleave (SPEC §4.2 mode 1) of one vector, out of place. */
-static inline void fx_ref_bwd(const float *g, const float *c, const float *s, float *w,
-                              int64_t len) {
-    for (int64_t i = 0; i + 1 < len; i += 2) {
-        w[i] = fx_madd(c[i], g[i], s[i + 1], g[i + 1]);
-        w[i + 1] = fx_msub(c[i + 1], g[i + 1], s[i], g[i]);
-    }
 }
 
 /* ---- tensors over host buffers ---- */
@@ -273,7 +121,7 @@ static inline int fx_tensor_init(struct fx_tensor *f, aclDataType dt, int64_t nd
     for (int64_t i = 0; i < ndim && !empty; i++)
         hi += (dims[i] - 1) * (f->strides[i] > 0 ? f->strides[i] : 0);
     size_t elems = empty ? (size_t)offset : (size_t)hi + 1;
-    f->bytes = elems * fx_item(dt);
+    f->bytes = elems * tk_acl_item(dt);
     f->buf = malloc(f->bytes ? f->bytes : 1);
     if (!f->buf)
         return -1;
@@ -282,7 +130,8 @@ static inline int fx_tensor_init(struct fx_tensor *f, aclDataType dt, int64_t nd
         if (is_float)
             fx_store(dt, f->buf, i, fx_pattern(i, (unsigned)dt + 7u * (unsigned)ndim));
         else
-            memset((char *)f->buf + i * fx_item(dt), (int)(i * 13u + 5u) & 0xff, fx_item(dt));
+            memset((char *)f->buf + i * tk_acl_item(dt), (int)(i * 13u + 5u) & 0xff,
+                   tk_acl_item(dt));
     }
     f->t = aclCreateTensor(dims, (uint64_t)ndim, dt, strides, offset, ACL_FORMAT_ND, NULL, 0,
                            with_data ? f->buf : NULL);
@@ -333,9 +182,9 @@ static inline void fx_expect_rotation(const struct fx_tensor *x, const struct fx
                     ss[j] = fx_load(s->dt, s->buf, fx_at4_bcast(s, i0, i1, i2, j));
                 }
                 if (grad)
-                    fx_ref_bwd(v, cc, ss, u, len);
+                    tk_ref32_interleave(1, len, v, cc, ss, u);
                 else
-                    fx_ref_fwd(v, cc, ss, u, len);
+                    tk_ref32_interleave(0, len, v, cc, ss, u);
                 for (int64_t j = 0; j < len; j++)
                     fx_store(x->dt, expect, fx_at4(x, i0, i1, i2, start + j), u[j]);
             }

@@ -33,10 +33,12 @@
 #include "fuzz_arena.h"
 #include "fuzz_check.h"
 #include "fuzz_input.h"
-#include "half_bits.h"
-#include "reference.h"
+#include "testkit/acl_dtype.h"
+#include "testkit/half_bits.h"
+#include "testkit/reference.h"
+#include "testkit/rules.h"
 #include "ropekit/ropekit.h"
-#include "tolerance.h"
+#include "testkit/tolerance.h"
 
 __extension__ typedef __int128 i128;
 
@@ -125,23 +127,14 @@ static void init_runtime(void) {
 
 /* ---- dtypes ---- */
 
-static bool is_float(int64_t dt) {
-    return dt == ACL_FLOAT || dt == ACL_FLOAT16 || dt == ACL_BF16;
-}
-
 /* The element size of an aclDataType (SPEC §2.1); 0: not one. */
 static int64_t acl_item(int64_t dt) {
     return dt < 0 || dt > INT32_MAX ? 0 : (int64_t)aclDataTypeSize((aclDataType)dt);
 }
 
-/* The element size the layout check uses (ropekit dtypes; 1 otherwise). */
-static int64_t layout_item(int64_t dt) {
-    return dt == ACL_FLOAT ? 4 : dt == ACL_FLOAT16 || dt == ACL_BF16 ? 2 : dt == ACL_INT64 ? 8 : 1;
-}
-
 /* Bytes a buffer gives each element: generous for types the operators refuse. */
 static int64_t buffer_item(int64_t dt) {
-    return is_float(dt) ? acl_item(dt) : 16;
+    return tk_acl_is_float(dt) ? acl_item(dt) : 16;
 }
 
 static const int64_t kBadDtypes[] = {-1, 2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12,  13,
@@ -312,7 +305,7 @@ static void derive(tdesc *t) {
         return;
     }
     /* the layout check: every reach in bytes, their sums and the end fit int64 */
-    const int64_t item = layout_item(t->dtype);
+    const int64_t item = tk_acl_layout_item(t->dtype);
     i128 lo = 0, hi = 0;
     for (uint64_t i = 0; i < t->ndim; i++) {
         i128 r = ((i128)t->dims[i] - 1) * t->eff[i];
@@ -594,7 +587,7 @@ static struct verdict judge(const call *k, const bool present[3], bool placed) {
     for (int i = 0; i < 3; i++)
         if (k->t[i].numel > 0 && k->t[i].no_data)
             return r.v = V_NULL, r;
-    if (!is_float(x->dtype) || !is_float(c->dtype) || s->dtype != c->dtype)
+    if (!tk_acl_is_float(x->dtype) || !tk_acl_is_float(c->dtype) || s->dtype != c->dtype)
         return r.v = V_DTYPE, r;
     if (fwd && c->dtype != x->dtype && c->dtype != ACL_FLOAT)
         return r.v = V_DTYPE, r;
@@ -633,12 +626,16 @@ static struct verdict judge(const call *k, const bool present[3], bool placed) {
     return r;
 }
 
+/* The code of a class of rules, from the library's table (testkit/rules.h): the rules of
+ * one class share their codes, so one rule stands for each (NULL for the null rules,
+ * X_DTYPE for the dtype rules, RANK for the rules after them). */
 static aclnnStatus code_of(int op, int v) {
+    const bool grad = op != OP_FWD;
     if (v == V_NULL)
-        return ACLNN_ERR_PARAM_NULLPTR;
-    if (v == V_DTYPE || op == OP_FWD)
-        return ACLNN_ERR_PARAM_INVALID;
-    return ACLNN_ERR_INNER_TILING_ERROR;
+        return (aclnnStatus)tk_pr_rule_code(TK_PR_RULE_NULL, grad);
+    if (v == V_DTYPE)
+        return (aclnnStatus)tk_pr_rule_code(TK_PR_RULE_X_DTYPE, grad);
+    return (aclnnStatus)tk_pr_rule_code(TK_PR_RULE_RANK, grad);
 }
 
 /* ---- buffers ---- */
@@ -713,7 +710,8 @@ static const float kSpecial[] = {NAN,      INFINITY, -INFINITY, 3.0e38f, -65504.
  * for a type the operators refuse), then sprinkles a few special values. */
 static void fill(fz_input *in, const call *k, fz_arena *a) {
     for (int i = 0; i < a->count; i++) {
-        ropekit_dtype dt = (ropekit_dtype)(is_float(k->buf_dtype[i]) ? k->buf_dtype[i] : ACL_FLOAT);
+        ropekit_dtype dt =
+            (ropekit_dtype)(tk_acl_is_float(k->buf_dtype[i]) ? k->buf_dtype[i] : ACL_FLOAT);
         size_t item = ropekit_dtype_size(dt);
         size_t count = a->size[i] / item;
         if (fz_u8(in) >= 224) {

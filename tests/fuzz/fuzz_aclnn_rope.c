@@ -29,10 +29,12 @@
 #include "fuzz_arena.h"
 #include "fuzz_check.h"
 #include "fuzz_input.h"
-#include "half_bits.h"
-#include "rope_reference.h"
+#include "testkit/acl_dtype.h"
+#include "testkit/half_bits.h"
+#include "testkit/rope_reference.h"
+#include "testkit/rules.h"
 #include "ropekit/ropekit.h"
-#include "tolerance.h"
+#include "testkit/tolerance.h"
 
 #define RF_MAXD 10                  /* dims a view may claim (aclCreateTensor takes up to 8) */
 #define RF_REF_ELEMS 4096           /* output elements up to which the float64 reference runs */
@@ -54,9 +56,6 @@ static const int64_t kAnyDtypes[] = {
 static const int64_t kFloatDtypes[] = {ACL_FLOAT, ACL_FLOAT16, ACL_BF16};
 static const int64_t kFormats[] = {ACL_FORMAT_NCHW, ACL_FORMAT_NHWC, ACL_FORMAT_FRACTAL_NZ,
                                    ACL_FORMAT_UNDEFINED, ACL_FORMAT_NCL};
-/* CANN's section whitelist (SPEC §5.5 row 9): count, then the sections. */
-static const int64_t kWhitelist[5][5] = {
-    {3, 16, 24, 24}, {3, 8, 12, 12}, {3, 24, 20, 20}, {3, 11, 11, 10}, {4, 16, 16, 16, 16}};
 static const int64_t kSectionValues[] = {0, 8, 10, 11, 12, 16, 20, 24, 32, 64};
 static const int64_t kHuge[] = {INT64_MAX,        INT64_MAX / 2 + 1,
                                 (int64_t)1 << 62, ((int64_t)1 << 62) + 1,
@@ -121,10 +120,6 @@ static int64_t sat_mul(int64_t a, int64_t b) {
 
 static int64_t item_of(aclDataType dt) {
     return (int64_t)aclDataTypeSize(dt);
-}
-
-static bool is_float(aclDataType dt) {
-    return dt == ACL_FLOAT || dt == ACL_FLOAT16 || dt == ACL_BF16;
 }
 
 static int64_t align_of(aclDataType dt) {
@@ -328,10 +323,12 @@ static void rc_base(fz_input *in, struct rcase *c) {
         for (uint64_t i = 1; i < c->nsec; i++)
             c->sec[i] = fz_range(in, 0, 24);
     } else if (mode > 4) {
-        const int64_t *w = kWhitelist[fz_range(in, 0, 4)];
-        c->nsec = (uint64_t)w[0];
+        /* one of CANN's section lists (SPEC §5.5 row 9) */
+        const struct tk_mrope_sections *w =
+            &tk_aclnn_mrope_sections[fz_range(in, 0, TK_ACLNN_MROPE_SECTION_LISTS - 1)];
+        c->nsec = (uint64_t)w->count;
         for (uint64_t i = 0; i < c->nsec; i++)
-            c->sec[i] = w[i + 1];
+            c->sec[i] = w->s[i];
     }
     const bool mrope = mode > 4;
     c->cache_mode = mrope && c->nsec == 4 ? 0 : fz_range(in, 0, 1);
@@ -629,76 +626,79 @@ static bool same_shape(const struct rv *a, const struct rv *b) {
 }
 
 static bool whitelisted(const struct rcase *c) {
-    for (int w = 0; w < 5; w++) {
-        bool same = (uint64_t)kWhitelist[w][0] == c->nsec;
-        for (uint64_t i = 0; same && i < c->nsec; i++)
-            same = kWhitelist[w][i + 1] == c->sec[i];
-        if (same)
-            return true;
-    }
-    return false;
+    return c->nsec <= 4 && tk_aclnn_mrope_whitelisted(c->sec, (int)c->nsec);
 }
 
 static bool rc_mrope(const struct rcase *c) {
     return !c->sec_null && c->nsec > 0 && c->sec[0] > 0;
 }
 
-/* The code of the first row the call breaks, given which tensors were passed. */
-static aclnnStatus model_code(const struct rcase *c, const bool passed[A_N]) {
+/* The first rule (SPEC §5.5's rows) the call breaks, given which tensors were passed; its
+ * code is the library's table's (testkit/rules.h). */
+static enum tk_rope_rule model_rule(const struct rcase *c, const bool passed[A_N]) {
     const struct rv *v = c->v;
-    const aclnnStatus invalid = ACLNN_ERR_PARAM_INVALID, tiling = ACLNN_ERR_INNER_TILING_ERROR;
     if (c->api == 2 && c->cache_mode != 0 && c->cache_mode != 1)
-        return invalid;
+        return TK_ROPE_RULE_CACHE_MODE;
     for (int i = 0; i < A_N; i++)
         if (!passed[i])
-            return ACLNN_ERR_PARAM_NULLPTR;
+            return TK_ROPE_RULE_NULL;
     if (c->null_arg == NULL_WS || c->null_arg == NULL_EXEC)
-        return ACLNN_ERR_PARAM_NULLPTR;
+        return TK_ROPE_RULE_NULL;
     for (int i = 0; i < A_N; i++)
         if (v[i].state == RV_OVERFLOW)
-            return invalid;
+            return TK_ROPE_RULE_LAYOUT;
     for (int i = 0; i < A_N; i++)
         if (v[i].null_data && v[i].state == RV_OK)
-            return ACLNN_ERR_PARAM_NULLPTR;
-    if (v[A_POS].dt != ACL_INT64 || !is_float(v[A_Q].dt))
-        return invalid;
+            return TK_ROPE_RULE_DATA_NULL;
+    if (v[A_POS].dt != ACL_INT64)
+        return TK_ROPE_RULE_POS_DTYPE;
+    if (!tk_acl_is_float(v[A_Q].dt))
+        return TK_ROPE_RULE_DTYPE;
     for (int i = A_K; i < A_N; i++)
         if (v[i].dt != v[A_Q].dt)
-            return invalid;
+            return TK_ROPE_RULE_DTYPE;
     if (v[A_Q].ndim != 2 || v[A_K].ndim != 2 || v[A_CACHE].ndim != 2)
-        return invalid;
+        return TK_ROPE_RULE_RANK;
     if (rv_numel(&v[A_Q]) == 0 || rv_numel(&v[A_K]) == 0 || rv_numel(&v[A_CACHE]) == 0 ||
         rv_numel(&v[A_POS]) == 0)
-        return invalid;
+        return TK_ROPE_RULE_EMPTY;
     const int64_t tokens = v[A_Q].dims[0], rot = v[A_CACHE].dims[1], hs = c->head_size;
-    if (v[A_K].dims[0] != tokens || !same_shape(&v[A_QOUT], &v[A_Q]) ||
-        !same_shape(&v[A_KOUT], &v[A_K]))
-        return invalid;
+    if (v[A_K].dims[0] != tokens)
+        return TK_ROPE_RULE_TOKENS;
+    if (!same_shape(&v[A_QOUT], &v[A_Q]) || !same_shape(&v[A_KOUT], &v[A_K]))
+        return TK_ROPE_RULE_OUT_SHAPE;
     int64_t sum = 0, twice;
     if (!c->sec_null) {
         if (c->nsec != 3 && c->nsec != 4)
-            return invalid;
+            return TK_ROPE_RULE_SECTIONS;
         for (uint64_t i = 0; i < c->nsec; i++)
             if (c->sec[i] < 0 || __builtin_add_overflow(sum, c->sec[i], &sum))
-                return invalid;
+                return TK_ROPE_RULE_SECTIONS;
     }
     const bool mrope = rc_mrope(c);
     if (mrope && (__builtin_mul_overflow(sum, 2, &twice) || twice != rot || !whitelisted(c)))
-        return invalid;
+        return TK_ROPE_RULE_SECTION_VALUES;
     if (hs < 1)
-        return invalid;
+        return TK_ROPE_RULE_HEAD_SIZE;
     if (mrope && c->api == 2 && c->cache_mode != 0 && c->nsec != 3)
-        return tiling;
+        return TK_ROPE_RULE_MODE_SECTIONS;
     if (v[A_Q].dims[1] % hs != 0 || v[A_K].dims[1] % hs != 0)
-        return tiling;
+        return TK_ROPE_RULE_HEADS;
     const int64_t align = align_of(v[A_Q].dt);
-    if (hs % align != 0 || rot % align != 0 || rot > hs || rot < 2)
-        return tiling;
+    if (hs % align != 0 || rot % align != 0)
+        return TK_ROPE_RULE_ALIGN;
+    if (rot > hs || rot < 2)
+        return TK_ROPE_RULE_ROT_DIM;
     const struct rv *p = &v[A_POS];
     const bool pos_ok = mrope
                             ? p->ndim == 2 && p->dims[0] == (int64_t)c->nsec && p->dims[1] == tokens
                             : p->ndim == 1 && p->dims[0] == tokens;
-    return pos_ok ? ACLNN_SUCCESS : tiling;
+    return pos_ok ? TK_ROPE_RULE_NONE : TK_ROPE_RULE_POS_SHAPE;
+}
+
+/* The code of the first row the call breaks (ACLNN_SUCCESS when none). */
+static aclnnStatus model_code(const struct rcase *c, const bool passed[A_N]) {
+    return (aclnnStatus)tk_rope_rule_code(model_rule(c, passed));
 }
 
 /* 1 when an output shares a byte with itself, the other output or an input other than its
@@ -787,7 +787,7 @@ static uint64_t rng_next(uint64_t *s) {
 
 /* Values in [-2, 2); some inputs sprinkle or fill in arbitrary bit patterns. */
 static void fill_store(fz_input *in, uint8_t *buf, size_t bytes, aclDataType dt) {
-    const ropekit_dtype rdt = (ropekit_dtype)(is_float(dt) ? dt : ACL_FLOAT);
+    const ropekit_dtype rdt = (ropekit_dtype)(tk_acl_is_float(dt) ? dt : ACL_FLOAT);
     const size_t w = ropekit_dtype_size(rdt);
     const uint8_t mode = fz_u8(in);
     fz_fill_float(in, buf, bytes / w, rdt, false);

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "half_bits.h"
+#include "testkit/half_bits.h"
 
 uint64_t fz_bits(fz_input *in, unsigned bytes) {
     uint64_t v = 0;

@@ -14,7 +14,7 @@
  * status and bytes as the one-shot call with the scalar kernels on one thread, changes
  * only the bytes of its outputs (no output shares a byte with another operand but its
  * own input in place), never accepts an out-of-range position, and for small shapes is
- * within SPEC §6 of the float64 references (tools/reference.h, tools/rope_reference.h),
+ * within SPEC §6 of the float64 references (testkit/reference.h, testkit/rope_reference.h),
  * pass-through elements bit for bit. Views too large for the arena but valid are only
  * planned (plans ignore data pointers). */
 #include <math.h>
@@ -27,10 +27,10 @@
 #include "fuzz_arena.h"
 #include "fuzz_check.h"
 #include "fuzz_input.h"
-#include "half_bits.h"
-#include "reference.h"
-#include "rope_reference.h"
-#include "tolerance.h"
+#include "testkit/half_bits.h"
+#include "testkit/reference.h"
+#include "testkit/rope_reference.h"
+#include "testkit/tolerance.h"
 #include "ropekit/ropekit.h"
 
 __extension__ typedef __int128 fz_i128;
@@ -78,10 +78,6 @@ static int32_t read_rank(fz_input *in, int32_t lo, int32_t common, bool *ok) {
     *ok = false;
     static const int64_t odd[] = {0, 9, -1, 12, INT32_MIN};
     return (int32_t)fz_pick(in, odd, sizeof odd / sizeof odd[0]);
-}
-
-static bool is_float(ropekit_dtype d) {
-    return d == ROPEKIT_F32 || d == ROPEKIT_F16 || d == ROPEKIT_BF16;
 }
 
 static int64_t item_of(ropekit_dtype d) {
@@ -292,7 +288,7 @@ static bool views_share(fz_arena *a, fz_input *in, fz_view **vs, int n) {
 }
 
 static void fill_block(fz_input *in, uint8_t *block, size_t bytes, ropekit_dtype dt) {
-    if (!is_float(dt))
+    if (!tk_dtype_is_float(dt))
         dt = ROPEKIT_F32;
     size_t item = ropekit_dtype_size(dt);
     bool raw = fz_u8(in) >= 232;
@@ -583,7 +579,7 @@ static void pr_verify(const fz_arena *a, fz_blocks *b, const pr_call *c) {
         FZ_CHECK(fz_changed(a) < 0, "no-op partial rotary changed buffer %d", fz_changed(a));
         return;
     }
-    FZ_CHECK(is_float(x->dtype) && is_float(cs->dtype) && sn->dtype == cs->dtype,
+    FZ_CHECK(tk_dtype_is_float(x->dtype) && tk_dtype_is_float(cs->dtype) && sn->dtype == cs->dtype,
              "accepted dtypes x %d cos %d sin %d", (int)x->dtype, (int)cs->dtype, (int)sn->dtype);
     FZ_CHECK(c->mode >= 0 && c->mode <= 3 && (c->direction == 0 || c->direction == 1),
              "accepted mode %lld direction %lld", (long long)c->mode, (long long)c->direction);
@@ -1238,7 +1234,7 @@ static void rope_verify(const fz_arena *a, fz_blocks *b, const rope_call *c) {
             continue;
         const ropekit_tensor *in = &c->v[side ? R_KI : R_QI].t;
         const ropekit_tensor *out = rope_desc(c, side ? R_KO : R_QO);
-        FZ_CHECK(in->dtype == x->dtype && out->dtype == x->dtype && is_float(x->dtype),
+        FZ_CHECK(in->dtype == x->dtype && out->dtype == x->dtype && tk_dtype_is_float(x->dtype),
                  "accepted rope dtypes %d/%d", (int)in->dtype, (int)out->dtype);
         FZ_CHECK(
             in->ndim == out->ndim && (in->ndim == 2 || in->ndim == 3) && in->shape[0] == tokens,
@@ -1254,7 +1250,7 @@ static void rope_verify(const fz_arena *a, fz_blocks *b, const rope_call *c) {
         FZ_CHECK(fz_changed(a) < 0, "no-op rope changed buffer %d", fz_changed(a));
         return;
     }
-    FZ_CHECK(pos->dtype == ROPEKIT_I64 && is_float(cache->dtype) && cache->ndim == 2,
+    FZ_CHECK(pos->dtype == ROPEKIT_I64 && tk_dtype_is_float(cache->dtype) && cache->ndim == 2,
              "accepted rope positions dtype %d cache dtype %d rank %d", (int)pos->dtype,
              (int)cache->dtype, (int)cache->ndim);
     const int64_t rot = cache->shape[1], h = rot / 2, max_pos = cache->shape[0];

@@ -16,7 +16,7 @@
 #include "fuzz_arena.h"
 #include "fuzz_check.h"
 #include "fuzz_input.h"
-#include "half_bits.h"
+#include "testkit/half_bits.h"
 #include "ropekit/ropekit.h"
 
 static const int64_t kDtypes[] = {ROPEKIT_F32, ROPEKIT_F16, ROPEKIT_BF16, ROPEKIT_I64, 5, -1};
@@ -70,10 +70,6 @@ static void expect_rejected(fz_arena *a, ropekit_status st, const char *api) {
              ropekit_last_error(), changed);
 }
 
-static bool is_float_dtype(int64_t dt) {
-    return dt == ROPEKIT_F32 || dt == ROPEKIT_F16 || dt == ROPEKIT_BF16;
-}
-
 /* Half an ulp of 1 in the dtype, doubled: the room of one rounding of a value <= 1 plus
  * the float64 angle's own error. */
 static double unit_tolerance(ropekit_dtype dtype) {
@@ -124,7 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const int64_t rows = fz_int(&in, -1, 64);
     const int64_t len = fz_int(&in, -2, 130);
     const int64_t mode = fz_range(&in, -1, 4);
-    const size_t elem = is_float_dtype(dtype) ? ropekit_dtype_size(dtype) : 4;
+    const size_t elem = tk_dtype_is_float(dtype) ? ropekit_dtype_size(dtype) : 4;
 
     FZ_TRACE("scaling %s type %d factor %g orig %lld beta %g/%g extrap %g attn %g low/high %g/%g; "
              "base %g dtype %d rows %lld len %lld mode %lld",
@@ -159,7 +155,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     } else if (st != ROPEKIT_OK) {
         expect_rejected(&a, st, "ropekit_cos_sin_cache_build");
     } else {
-        FZ_CHECK(is_float_dtype(dtype), "cache built in dtype %d", (int)dtype);
+        FZ_CHECK(tk_dtype_is_float(dtype), "cache built in dtype %d", (int)dtype);
         const int64_t h = len / 2;
         const bool plain =
             !scaling || sc.type == ROPEKIT_SCALING_NONE || sc.type == ROPEKIT_SCALING_LINEAR;
@@ -185,7 +181,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (overflows || cst != ROPEKIT_OK) {
         expect_rejected(&a, cst, "ropekit_rotary_coeffs_build");
     } else {
-        FZ_CHECK(mode >= 0 && mode <= 3 && is_float_dtype(dtype), "coefficients for mode %lld",
+        FZ_CHECK(mode >= 0 && mode <= 3 && tk_dtype_is_float(dtype), "coefficients for mode %lld",
                  (long long)mode);
         for (int64_t i = 0; i < rows * len; ++i)
             FZ_CHECK(isfinite(load(cos_rows, i, dtype)) && isfinite(load(sin_rows, i, dtype)),

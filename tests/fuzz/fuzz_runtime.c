@@ -27,7 +27,8 @@
 #include "aclnnop/aclnn_inplace_partial_rotary_mul.h"
 #include "fuzz_check.h"
 #include "fuzz_input.h"
-#include "half_bits.h"
+#include "testkit/acl_dtype.h"
+#include "testkit/half_bits.h"
 #include "ropekit/ropekit.h"
 
 #define NBUF 8
@@ -717,15 +718,9 @@ static bool mul_ok(int64_t a, int64_t b, int64_t *r) {
 }
 
 /* The item sizes aclCreateTensor's checks use for an ACL dtype: ropekit's layout check
- * counts 1 for the types ropekit does not know, its span 0. */
-static int64_t native_item(aclDataType dt) {
-    return dt == ACL_FLOAT ? 4 : dt == ACL_FLOAT16 || dt == ACL_BF16 ? 2 : dt == ACL_INT64 ? 8 : 1;
-}
-
+ * counts 1 for the types ropekit does not know (tk_acl_layout_item), its span 0. */
 static int64_t span_item(aclDataType dt) {
-    return dt == ACL_FLOAT || dt == ACL_FLOAT16 || dt == ACL_BF16 || dt == ACL_INT64
-               ? native_item(dt)
-               : 0;
+    return tk_acl_is_float(dt) || dt == ACL_INT64 ? tk_acl_layout_item(dt) : 0;
 }
 
 /* What aclCreateTensor must decide, computed independently: every count within 8, a known
@@ -747,7 +742,7 @@ static bool tensor_valid(const tensor *t, const int64_t *strides) {
         for (uint64_t i = 0; i < t->ndim; i++)
             if (!mul_ok(numel, t->dims[i], &numel))
                 return false;
-        const int64_t item = native_item(t->dtype), sitem = span_item(t->dtype);
+        const int64_t item = tk_acl_layout_item(t->dtype), sitem = span_item(t->dtype);
         int64_t blo = 0, bhi = 0;
         for (uint64_t i = 0; i < t->ndim; i++) {
             int64_t reach, breach;

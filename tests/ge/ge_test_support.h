@@ -1,5 +1,5 @@
 /* What the GE tests share: tensors from double values (rounded to the tensor's dtype) and
- * back, graph sources, the thread's GE error message, and the tools' float64 reference.
+ * back, graph sources, the thread's GE error message, and the test kit's float64 reference.
  * Include after <cmocka.h>'s prerequisites; it includes cmocka itself. */
 #ifndef ROPEKIT_TESTS_GE_TEST_SUPPORT_H_
 #define ROPEKIT_TESTS_GE_TEST_SUPPORT_H_
@@ -13,12 +13,12 @@
 
 extern "C" {
 #include <cmocka.h>
-
-#include "half_bits.h"
-#include "reference.h"
-#include "rope_reference.h"
-#include "tolerance.h"
 }
+
+#include "testkit/half_bits.h"
+#include "testkit/reference.h"
+#include "testkit/rope_reference.h"
+#include "testkit/tolerance.h"
 
 #include "ge_api.h"
 #include "ge_ir_build.h"

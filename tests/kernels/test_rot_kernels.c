@@ -10,28 +10,26 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/dtype_convert.h"
 #include "kernels/dispatch.h"
 #include "kernels/kernel_list.h"
+#include "testkit/half_bits.h"
+#include "testkit/rng.h"
 
 static const ropekit_dtype dtypes[3] = {ROPEKIT_F32, ROPEKIT_F16, ROPEKIT_BF16};
 
 static uint64_t rng = 0x243f6a8885a308d3ull;
 static uint32_t next32(void) {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return (uint32_t)(rng >> 11);
+    return tk_xorshift32(&rng);
 }
 
 static float random_value(void) {
     uint32_t r = next32() % 64;
     if (r == 0)
-        return rk_f32_from_bits(0x7fc00000u | (next32() & 0x3fffffu)); /* NaN */
+        return tk_bits_f32(0x7fc00000u | (next32() & 0x3fffffu)); /* NaN */
     if (r == 1)
         return (next32() & 1) ? 1.0f / 0.0f : -1.0f / 0.0f;
     if (r == 2)
-        return rk_f32_from_bits(next32() & 0x807fffffu); /* subnormal */
+        return tk_bits_f32(next32() & 0x807fffffu); /* subnormal */
     if (r == 3)
         return 70000.0f; /* overflows f16 */
     return ((float)(next32() % 20001) - 10000.0f) / 2500.0f;
@@ -40,12 +38,7 @@ static float random_value(void) {
 static void fill(char *p, size_t n, ropekit_dtype dt) {
     for (size_t i = 0; i < n; i++) {
         float v = random_value();
-        if (dt == ROPEKIT_F32) {
-            memcpy(p + 4 * i, &v, 4);
-        } else {
-            uint16_t h = dt == ROPEKIT_F16 ? rk_f32_to_f16(v) : rk_f32_to_bf16(v);
-            memcpy(p + 2 * i, &h, 2);
-        }
+        tk_store_f32(p + ropekit_dtype_size(dt) * i, dt, v);
     }
 }
 

@@ -52,7 +52,7 @@ static void rotor_init(struct rotor *r) {
 
 static void rotor_reference_step(float *x, const struct rotor *r) {
     float u[LEN];
-    fx_ref_fwd(x + 4, r->c, r->s, u, LEN);
+    tk_ref32_interleave(0, LEN, x + 4, r->c, r->s, u);
     memcpy(x + 4, u, sizeof u);
 }
 

@@ -1,13 +1,17 @@
 /* Random memory layouts for verify: the same logical shape stored contiguously, with
  * padded or permuted strides, reversed dimensions, or broadcast (zero) strides, at a
  * random offset inside a larger buffer. */
-#ifndef ROPEKIT_TOOLS_LAYOUT_GEN_H_
-#define ROPEKIT_TOOLS_LAYOUT_GEN_H_
+#ifndef ROPEKIT_TESTKIT_LAYOUT_GEN_H_
+#define ROPEKIT_TESTKIT_LAYOUT_GEN_H_
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "rng.h"
+#include "testkit/rng.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct tk_layout_opts {
     bool pad;      /* gaps between elements and rows, and around the view */
@@ -26,4 +30,8 @@ struct tk_layout {
 struct tk_layout tk_layout_random(struct tk_rng *rng, int ndim, const int64_t *shape,
                                   const struct tk_layout_opts *opts);
 
-#endif /* ROPEKIT_TOOLS_LAYOUT_GEN_H_ */
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ROPEKIT_TESTKIT_LAYOUT_GEN_H_ */

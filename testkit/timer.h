@@ -1,11 +1,16 @@
-/* Wall-clock timing for the tools: POSIX CLOCK_MONOTONIC and a median helper. */
-#ifndef ROPEKIT_TOOLS_TIMER_H_
-#define ROPEKIT_TOOLS_TIMER_H_
+/* Wall-clock timing for the test kit and the commands: POSIX CLOCK_MONOTONIC and a median helper.
+ */
+#ifndef ROPEKIT_TESTKIT_TIMER_H_
+#define ROPEKIT_TESTKIT_TIMER_H_
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <time.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 static inline uint64_t tk_now_ns(void) {
     struct timespec ts;
@@ -26,4 +31,8 @@ static inline uint64_t tk_median_u64(uint64_t *samples, size_t n) {
     return n % 2 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
 }
 
-#endif /* ROPEKIT_TOOLS_TIMER_H_ */
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ROPEKIT_TESTKIT_TIMER_H_ */

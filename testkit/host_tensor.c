@@ -1,4 +1,5 @@
-#include "host_tensor.h"
+/* Strided test tensors over host buffers the kit owns (host_tensor.h). */
+#include "testkit/host_tensor.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -19,10 +19,14 @@
  * at most), so the reference carries one float64 rounding, far below any tolerance. The
  * one fp32 effect it models is a product overflowing to inf (SPEC §1 rule 2), which
  * decides whether a sum of two huge products is inf or NaN. */
-#ifndef ROPEKIT_TOOLS_REFERENCE_H_
-#define ROPEKIT_TOOLS_REFERENCE_H_
+#ifndef ROPEKIT_TESTKIT_REFERENCE_H_
+#define ROPEKIT_TESTKIT_REFERENCE_H_
 
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct tk_rot_pair {
     int64_t ip, ir, op, orr;
@@ -41,9 +45,26 @@ const char *tk_rot_mode_name(int mode);
 void tk_ref_rotate(int mode, int direction, int64_t len, const double *v, const double *c,
                    const double *s, double *out, double *mag);
 
+/* The fp32 model of the interleave rotation (mode 1) that the bit-exact tests expect:
+ * SPEC §1, each product rounded to fp32 once, then one fp32 add or subtract (no fused
+ * multiply-add). direction 0: forward (SPEC §3.3), u[2i] = v[2i]c[2i] - v[2i+1]s[2i],
+ * u[2i+1] = v[2i+1]c[2i+1] + v[2i]s[2i+1]; 1: gradient (SPEC §4.2), w[2i] =
+ * c[2i]g[2i] + s[2i+1]g[2i+1], w[2i+1] = c[2i+1]g[2i+1] - s[2i]g[2i]. Pairs (2i, 2i+1)
+ * with 2i+1 < len; out must not alias v. */
+/* Its steps: fl(a*b), fl(fl(a*b) - fl(c*d)) and fl(fl(a*b) + fl(c*d)). */
+float tk_mul32(float a, float b);
+float tk_msub32(float a, float b, float c, float d);
+float tk_madd32(float a, float b, float c, float d);
+void tk_ref32_interleave(int direction, int64_t len, const float *v, const float *c, const float *s,
+                         float *out);
+
 /* Checks the reference itself against SPEC §3.3's worked example (mode 1,
  * v=[1,2,3,4], c=[.5,.5,.25,.25], s=[.1,.2,.3,.4] -> u=[0.3,1.2,-0.45,2.2]) and that
  * every mode's backward is the transpose of its forward. Returns 0 when all hold. */
 int tk_ref_self_test(void);
 
-#endif /* ROPEKIT_TOOLS_REFERENCE_H_ */
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ROPEKIT_TESTKIT_REFERENCE_H_ */

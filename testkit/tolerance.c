@@ -1,8 +1,9 @@
-#include "tolerance.h"
+/* SPEC §6 tolerance against the float64 reference (tolerance.h). */
+#include "testkit/tolerance.h"
 
 #include <math.h>
 
-#include "half_bits.h"
+#include "testkit/half_bits.h"
 
 struct tk_tol tk_tol_of(ropekit_dtype out_dtype) {
     struct tk_tol t;

@@ -3,13 +3,17 @@
  * products), rtol 1e-5 / 1e-3 / 8e-3 for fp32 / fp16 / bf16 outputs and atol one
  * subnormal step of the output type. NaN positions and inf signs must match; a result
  * beyond the output type's largest finite value may round to the inf of its sign. */
-#ifndef ROPEKIT_TOOLS_TOLERANCE_H_
-#define ROPEKIT_TOOLS_TOLERANCE_H_
+#ifndef ROPEKIT_TESTKIT_TOLERANCE_H_
+#define ROPEKIT_TESTKIT_TOLERANCE_H_
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "ropekit/ropekit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct tk_tol {
     double rtol, atol, max_finite;
@@ -32,4 +36,8 @@ void tk_err_stats_init(struct tk_err_stats *st);
 bool tk_err_check(struct tk_err_stats *st, const struct tk_tol *tol, double got, double ref,
                   double mag, int64_t id);
 
-#endif /* ROPEKIT_TOOLS_TOLERANCE_H_ */
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ROPEKIT_TESTKIT_TOLERANCE_H_ */

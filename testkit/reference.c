@@ -1,4 +1,5 @@
-#include "reference.h"
+/* The float64 references of the rotary math (reference.h) and its fp32 model. */
+#include "testkit/reference.h"
 
 #include <math.h>
 
@@ -104,4 +105,37 @@ int tk_ref_self_test(void) {
         if (!tk_ref_adjoint_ok(mode))
             return 2;
     return 0;
+}
+
+/* fl(a*b), kept in fp32 */
+float tk_mul32(float a, float b) {
+    volatile float p = a * b;
+    return p;
+}
+
+/* fl(fl(a*b) - fl(c*d)) */
+float tk_msub32(float a, float b, float c, float d) {
+    float p = tk_mul32(a, b), q = tk_mul32(c, d);
+    volatile float r = p - q;
+    return r;
+}
+
+/* fl(fl(a*b) + fl(c*d)) */
+float tk_madd32(float a, float b, float c, float d) {
+    float p = tk_mul32(a, b), q = tk_mul32(c, d);
+    volatile float r = p + q;
+    return r;
+}
+
+void tk_ref32_interleave(int direction, int64_t len, const float *v, const float *c, const float *s,
+                         float *out) {
+    for (int64_t i = 0; i + 1 < len; i += 2) {
+        if (direction == 0) {
+            out[i] = tk_msub32(v[i], c[i], v[i + 1], s[i]);
+            out[i + 1] = tk_madd32(v[i + 1], c[i + 1], v[i], s[i + 1]);
+        } else {
+            out[i] = tk_madd32(c[i], v[i], s[i + 1], v[i + 1]);
+            out[i + 1] = tk_msub32(c[i + 1], v[i + 1], s[i], v[i]);
+        }
+    }
 }

@@ -1,11 +1,16 @@
-/* Deterministic pseudo-random numbers for test data (splitmix64). The same seed gives
+/* Deterministic pseudo-random numbers for test data (splitmix64, and xorshift64 for raw
+ * bit patterns). The same seed gives
  * the same stream on every platform, which is what makes `ropekit verify --seed N`
  * reproducible. Not for anything but test data. */
-#ifndef ROPEKIT_TOOLS_RNG_H_
-#define ROPEKIT_TOOLS_RNG_H_
+#ifndef ROPEKIT_TESTKIT_RNG_H_
+#define ROPEKIT_TESTKIT_RNG_H_
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct tk_rng {
     uint64_t state;
@@ -47,6 +52,17 @@ static inline bool tk_rng_chance(struct tk_rng *r, unsigned percent) {
     return tk_rng_below(r, 100) < percent;
 }
 
+/* xorshift64 (13, 7, 17) on *state, returning bits 11..42: the raw bit stream of the
+ * kernel tests, whose NaN payloads, infinities and subnormals are drawn from its bits. */
+static inline uint32_t tk_xorshift32(uint64_t *state) {
+    uint64_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    *state = x;
+    return (uint32_t)(x >> 11);
+}
+
 /* Seed of an independent stream for item `index` of a run seeded with `seed`, so one
  * case can be replayed without generating the ones before it. */
 static inline uint64_t tk_rng_derive(uint64_t seed, uint64_t index) {
@@ -55,4 +71,8 @@ static inline uint64_t tk_rng_derive(uint64_t seed, uint64_t index) {
     return tk_rng_next(&r);
 }
 
-#endif /* ROPEKIT_TOOLS_RNG_H_ */
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ROPEKIT_TESTKIT_RNG_H_ */

@@ -1,19 +1,8 @@
-#include "half_bits.h"
+/* fp16/bf16 conversions and element access (half_bits.h). */
+#include "testkit/half_bits.h"
 
 #include <math.h>
 #include <string.h>
-
-static uint32_t tk_f32_bits(float f) {
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    return u;
-}
-
-static float tk_bits_f32(uint32_t u) {
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
 
 /* fp32 -> binary16. For a normal fp32 with unbiased exponent E and 24-bit significand m,
  * the result is a multiple of 2^ue with ue = max(E - 10, -24) (-24 is the binary16
@@ -65,7 +54,7 @@ float tk_bf16_to_f32(uint16_t bits) {
     return tk_bits_f32((uint32_t)bits << 16);
 }
 
-double tk_load(const void *elem, ropekit_dtype dtype) {
+float tk_load_f32(const void *elem, ropekit_dtype dtype) {
     uint16_t h;
     float f;
     switch (dtype) {
@@ -83,8 +72,11 @@ double tk_load(const void *elem, ropekit_dtype dtype) {
     }
 }
 
-void tk_store(void *elem, ropekit_dtype dtype, double value) {
-    float f = (float)value;
+double tk_load(const void *elem, ropekit_dtype dtype) {
+    return tk_load_f32(elem, dtype);
+}
+
+void tk_store_f32(void *elem, ropekit_dtype dtype, float f) {
     uint16_t h;
     switch (dtype) {
     case ROPEKIT_F32:
@@ -101,6 +93,26 @@ void tk_store(void *elem, ropekit_dtype dtype, double value) {
     default:
         break;
     }
+}
+
+void tk_store(void *elem, ropekit_dtype dtype, double value) {
+    tk_store_f32(elem, dtype, (float)value);
+}
+
+float tk_round_f32(ropekit_dtype dtype, float value) {
+    if (dtype == ROPEKIT_F16)
+        return tk_f16_to_f32(tk_f32_to_f16(value));
+    if (dtype == ROPEKIT_BF16)
+        return tk_bf16_to_f32(tk_f32_to_bf16(value));
+    return value;
+}
+
+uint32_t tk_bits_in(ropekit_dtype dtype, float value) {
+    if (dtype == ROPEKIT_F16)
+        return tk_f32_to_f16(value);
+    if (dtype == ROPEKIT_BF16)
+        return tk_f32_to_bf16(value);
+    return tk_f32_bits(value);
 }
 
 double tk_dtype_max(ropekit_dtype dtype) {

@@ -1,14 +1,14 @@
 /* Partial-rotary case: description and the check against the float64 reference. */
-#include "pr_case.h"
+#include "testkit/pr_case.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "half_bits.h"
-#include "reference.h"
+#include "testkit/half_bits.h"
+#include "testkit/reference.h"
 
-void pr_case_free(struct pr_case *pc) {
+void tk_pr_case_free(struct tk_pr_case *pc) {
     tk_tensor_free(&pc->x);
     tk_tensor_free(&pc->cos);
     tk_tensor_free(&pc->sin);
@@ -36,7 +36,7 @@ static size_t tk_describe_tensor(const char *name, const struct tk_tensor *t, ch
     return n < 0 ? 0 : (size_t)n;
 }
 
-const char *pr_case_describe(const struct pr_case *pc, char *buf, size_t len) {
+const char *tk_pr_case_describe(const struct tk_pr_case *pc, char *buf, size_t len) {
     size_t used = (size_t)snprintf(buf, len, "%s %s", pc->direction ? "bwd" : "fwd",
                                    tk_rot_mode_name(pc->mode));
     if (used < len)
@@ -74,8 +74,9 @@ static int pr_scratch_alloc(struct pr_scratch *w, int64_t len) {
 }
 
 /* Checks the vectors at every leading index of x; marks the rotated buffer elements. */
-static void pr_check_rotated(const struct pr_case *pc, const unsigned char *out,
-                             struct pr_scratch *w, unsigned char *touched, struct pr_check *chk) {
+static void pr_check_rotated(const struct tk_pr_case *pc, const unsigned char *out,
+                             struct pr_scratch *w, unsigned char *touched,
+                             struct tk_pr_check *chk) {
     const struct tk_tensor *x = &pc->x, *c = &pc->cos, *s = &pc->sin;
     const int nx = x->ndim, nc = c->ndim, lead = nx - 1;
     const int64_t len = pc->end - pc->start;
@@ -107,7 +108,8 @@ static void pr_check_rotated(const struct pr_case *pc, const unsigned char *out,
     } while (tk_index_next(lead, x->shape, idx));
 }
 
-int pr_check_output(const struct pr_case *pc, const unsigned char *out, struct pr_check *chk) {
+int tk_pr_check_output(const struct tk_pr_case *pc, const unsigned char *out,
+                       struct tk_pr_check *chk) {
     const struct tk_tensor *x = &pc->x;
     const int64_t len = pc->end - pc->start;
     const size_t xi = tk_tensor_itemsize(x);
@@ -141,12 +143,12 @@ int pr_check_output(const struct pr_case *pc, const unsigned char *out, struct p
     return 0;
 }
 
-bool pr_check_passed(const struct pr_check *chk) {
+bool tk_pr_check_passed(const struct tk_pr_check *chk) {
     return chk->err.bad == 0 && chk->changed_outside == 0;
 }
 
-const char *pr_check_describe(const struct pr_case *pc, const struct pr_check *chk, char *buf,
-                              size_t len) {
+const char *tk_pr_check_describe(const struct tk_pr_case *pc, const struct tk_pr_check *chk,
+                                 char *buf, size_t len) {
     char where[96];
     if (chk->err.bad > 0) {
         snprintf(buf, len,

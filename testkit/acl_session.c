@@ -1,4 +1,6 @@
-#include "acl_session.h"
+/* The ACL session a CANN client sets up, and test tensors moved to and from device memory
+ * (acl_session.h). */
+#include "testkit/acl_session.h"
 
 #include <stdio.h>
 

@@ -1,4 +1,6 @@
-#include "rope_reference.h"
+/* The float64 reference of RopeWithSinCosCache: cos/sin selection and the rotation of one head
+ * (rope_reference.h). */
+#include "testkit/rope_reference.h"
 
 #include <math.h>
 

@@ -1,11 +1,13 @@
-#include "pr_fill.h"
+/* Deterministic contents of partial-rotary test tensors: uniform values and rotary angles
+ * (pr_fill.h). */
+#include "testkit/pr_fill.h"
 
 #include <math.h>
 
-#include "half_bits.h"
-#include "reference.h"
+#include "testkit/half_bits.h"
+#include "testkit/reference.h"
 
-void pr_fill_uniform(struct tk_tensor *t, struct tk_rng *rng, double lo, double hi) {
+void tk_pr_fill_uniform(struct tk_tensor *t, struct tk_rng *rng, double lo, double hi) {
     int64_t idx[ROPEKIT_MAX_DIMS] = {0};
     if (tk_tensor_numel(t) == 0)
         return;
@@ -14,7 +16,7 @@ void pr_fill_uniform(struct tk_tensor *t, struct tk_rng *rng, double lo, double 
     } while (tk_index_next(t->ndim, t->shape, idx));
 }
 
-void pr_fill_random_angles(struct pr_case *pc, struct tk_rng *rng, double scale) {
+void tk_pr_fill_random_angles(struct tk_pr_case *pc, struct tk_rng *rng, double scale) {
     static const double pi = 3.14159265358979323846;
     int64_t idx[ROPEKIT_MAX_DIMS] = {0};
     if (tk_tensor_numel(&pc->cos) == 0)
@@ -28,7 +30,7 @@ void pr_fill_random_angles(struct pr_case *pc, struct tk_rng *rng, double scale)
     } while (tk_index_next(pc->cos.ndim, pc->cos.shape, idx));
 }
 
-void pr_fill_rotary_angles(struct pr_case *pc, double base) {
+void tk_pr_fill_rotary_angles(struct tk_pr_case *pc, double base) {
     struct tk_tensor *c = &pc->cos, *s = &pc->sin;
     const int lead = c->ndim - 1;
     const int64_t len = c->shape[lead];

@@ -2,14 +2,18 @@
  * buffer the tool owns. The buffer may be larger than the view (padding, gaps,
  * negative strides), which is how verify builds non-contiguous inputs and then checks
  * that nothing outside the rotated elements changed. */
-#ifndef ROPEKIT_TOOLS_HOST_TENSOR_H_
-#define ROPEKIT_TOOLS_HOST_TENSOR_H_
+#ifndef ROPEKIT_TESTKIT_HOST_TENSOR_H_
+#define ROPEKIT_TESTKIT_HOST_TENSOR_H_
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "ropekit/ropekit.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct tk_tensor {
     ropekit_dtype dtype;
@@ -48,4 +52,8 @@ bool tk_index_next(int n, const int64_t *shape, int64_t *idx);
 /* "[4,1024,8,128]" into buf. */
 const char *tk_shape_str(int ndim, const int64_t *shape, char *buf, size_t len);
 
-#endif /* ROPEKIT_TOOLS_HOST_TENSOR_H_ */
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ROPEKIT_TESTKIT_HOST_TENSOR_H_ */

@@ -1,4 +1,6 @@
-#include "layout_gen.h"
+/* Random memory layouts (padded, permuted, reversed, broadcast) for the verify suites
+ * (layout_gen.h). */
+#include "testkit/layout_gen.h"
 
 struct tk_layout tk_layout_random(struct tk_rng *rng, int ndim, const int64_t *shape,
                                   const struct tk_layout_opts *opts) {

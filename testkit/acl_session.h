@@ -1,15 +1,19 @@
 /* The ACL runtime set-up a CANN client performs (aclInit, aclrtSetDevice, a stream),
  * and helpers to move a test tensor to "device" memory and describe it as an aclTensor,
  * the way the official two-phase examples do. */
-#ifndef ROPEKIT_TOOLS_ACL_SESSION_H_
-#define ROPEKIT_TOOLS_ACL_SESSION_H_
+#ifndef ROPEKIT_TESTKIT_ACL_SESSION_H_
+#define ROPEKIT_TESTKIT_ACL_SESSION_H_
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "acl/acl.h"
 #include "aclnn/acl_meta.h"
-#include "host_tensor.h"
+#include "testkit/host_tensor.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct tk_acl {
     bool open;
@@ -42,4 +46,8 @@ void tk_acl_tensor_release(struct tk_acl_tensor *at);
 /* "<call> = <code>: <aclGetRecentErrMsg()>" into err. */
 void tk_acl_error(char *err, size_t len, const char *call, int code);
 
-#endif /* ROPEKIT_TOOLS_ACL_SESSION_H_ */
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ROPEKIT_TESTKIT_ACL_SESSION_H_ */

@@ -15,11 +15,15 @@
  *
  * Products of values widened from fp32/fp16/bf16 are exact in float64; the one fp32
  * effect modelled is a product overflowing to inf (SPEC §1 rule 2). */
-#ifndef ROPEKIT_TOOLS_ROPE_REFERENCE_H_
-#define ROPEKIT_TOOLS_ROPE_REFERENCE_H_
+#ifndef ROPEKIT_TESTKIT_ROPE_REFERENCE_H_
+#define ROPEKIT_TESTKIT_ROPE_REFERENCE_H_
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* How a problem picks its cos/sin rows. nsec == 0 or sections[0] == 0 is plain rope. */
 struct tk_rope_select {
@@ -42,4 +46,8 @@ void tk_rope_ref_head(bool neox, int64_t rot_dim, const double *x, const double 
  * selection examples of SPEC §5.3. Returns 0 when all hold. */
 int tk_rope_ref_self_test(void);
 
-#endif /* ROPEKIT_TOOLS_ROPE_REFERENCE_H_ */
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ROPEKIT_TESTKIT_ROPE_REFERENCE_H_ */

@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "half_bits.h"
-#include "layout_gen.h"
-#include "pr_case.h"
-#include "pr_fill.h"
-#include "verify.h"
+#include "testkit/half_bits.h"
+#include "testkit/layout_gen.h"
+#include "testkit/pr_case.h"
+#include "testkit/pr_fill.h"
+#include "testkit/verify.h"
 
 enum { PR_MAX_ELEMS = 1 << 15 };
 
@@ -32,7 +32,7 @@ static int64_t pr_pick_dim(struct tk_rng *rng) {
 
 /* Mode, direction, dtypes, D, slice and shapes. About 40% of the problems take the
  * aclnn face's shape (4-D, interleave, allowed pair, D <= 1024) so both faces run. */
-static void pr_gen_problem(struct tk_rng *rng, struct pr_case *pc, struct pr_shape *sh,
+static void pr_gen_problem(struct tk_rng *rng, struct tk_pr_case *pc, struct pr_shape *sh,
                            ropekit_dtype *xd, ropekit_dtype *cd) {
     const bool acl_like = tk_rng_chance(rng, 40);
     pc->mode = acl_like ? ROPEKIT_ROTARY_INTERLEAVE : (int)tk_rng_below(rng, 4);
@@ -124,19 +124,19 @@ static void pr_inject_specials(struct tk_tensor *t, struct tk_rng *rng) {
 
 /* Value ranges: ordinary, large, tiny (products that land among fp32 or fp16
  * subnormals), and cos/sin from angles or unrelated values. */
-static void pr_fill_values(struct pr_case *pc, struct tk_rng *rng) {
+static void pr_fill_values(struct tk_pr_case *pc, struct tk_rng *rng) {
     const bool x16 = pc->x.dtype == ROPEKIT_F16, c16 = pc->cos.dtype == ROPEKIT_F16;
     unsigned r = (unsigned)tk_rng_below(rng, 100);
     double xs = r < 75 ? 4.0 : r < 85 ? (x16 ? 1e3 : 1e30) : (x16 ? 1e-3 : 1e-20);
     double cs = 1.0;
     if (r >= 85 && tk_rng_chance(rng, 50))
         cs = c16 ? 1e-2 : 1e-19;
-    pr_fill_uniform(&pc->x, rng, -xs, xs);
+    tk_pr_fill_uniform(&pc->x, rng, -xs, xs);
     if (tk_rng_chance(rng, 70)) {
-        pr_fill_random_angles(pc, rng, cs);
+        tk_pr_fill_random_angles(pc, rng, cs);
     } else {
-        pr_fill_uniform(&pc->cos, rng, -2.0 * cs, 2.0 * cs);
-        pr_fill_uniform(&pc->sin, rng, -2.0 * cs, 2.0 * cs);
+        tk_pr_fill_uniform(&pc->cos, rng, -2.0 * cs, 2.0 * cs);
+        tk_pr_fill_uniform(&pc->sin, rng, -2.0 * cs, 2.0 * cs);
     }
     if (tk_rng_chance(rng, 10)) {
         pr_inject_specials(&pc->x, rng);
@@ -145,7 +145,7 @@ static void pr_fill_values(struct pr_case *pc, struct tk_rng *rng) {
     }
 }
 
-static int pr_gen_case(struct tk_rng *rng, struct pr_case *pc) {
+static int pr_gen_case(struct tk_rng *rng, struct tk_pr_case *pc) {
     struct pr_shape sh;
     ropekit_dtype xd, cd;
     memset(pc, 0, sizeof *pc);
@@ -170,10 +170,10 @@ static int pr_gen_case(struct tk_rng *rng, struct pr_case *pc) {
 }
 
 /* Runs the native face on a copy of x; `out` receives the result. */
-static bool pr_run_native_into(const struct pr_case *pc, unsigned char *out, bool via_plan,
-                               struct verify_result *res, const char *label) {
+static bool pr_run_native_into(const struct tk_pr_case *pc, unsigned char *out, bool via_plan,
+                               struct tk_verify_result *res, const char *label) {
     memcpy(out, pc->x.buf, tk_tensor_bytes(&pc->x));
-    ropekit_status st = pr_native_run(pc, out, via_plan);
+    ropekit_status st = tk_pr_native_run(pc, out, via_plan);
     if (st == ROPEKIT_OK)
         return true;
     res->failed = true;
@@ -182,8 +182,8 @@ static bool pr_run_native_into(const struct pr_case *pc, unsigned char *out, boo
     return false;
 }
 
-static bool pr_same_bytes(const struct pr_case *pc, const unsigned char *a, const unsigned char *b,
-                          struct verify_result *res, const char *what) {
+static bool pr_same_bytes(const struct tk_pr_case *pc, const unsigned char *a,
+                          const unsigned char *b, struct tk_verify_result *res, const char *what) {
     const size_t item = tk_tensor_itemsize(&pc->x);
     for (int64_t e = 0; e < pc->x.buf_elems; e++) {
         size_t at = (size_t)e * item;
@@ -199,9 +199,9 @@ static bool pr_same_bytes(const struct pr_case *pc, const unsigned char *a, cons
 }
 
 /* Result with the ISA capped to scalar, or on one thread, must be bit-identical. */
-static void pr_cross_checks(const struct verify_env *env, const struct pr_case *pc,
+static void pr_cross_checks(const struct tk_verify_env *env, const struct tk_pr_case *pc,
                             const unsigned char *native, unsigned char *scratch,
-                            struct verify_result *res) {
+                            struct tk_verify_result *res) {
     if (env->cross_isa && !res->failed) {
         ropekit_isa prev = ropekit_get_active_isa();
         ropekit_set_max_isa(ROPEKIT_ISA_SCALAR);
@@ -229,22 +229,22 @@ static bool pr_has_message(const char *err) {
 
 /* Accepted problems must give the native bytes; rejected ones the SPEC's status code,
  * with x left untouched (failure atomicity, SPEC §1). */
-static void pr_verify_aclnn(const struct verify_env *env, const struct pr_case *pc,
+static void pr_verify_aclnn(const struct tk_verify_env *env, const struct tk_pr_case *pc,
                             const unsigned char *native, unsigned char *scratch,
-                            struct verify_result *res) {
-    const int expected = pr_aclnn_expected(pc);
+                            struct tk_verify_result *res) {
+    const int expected = tk_pr_aclnn_expected(pc);
     if (expected < 0)
         return;
     char err[400] = "";
     memcpy(scratch, pc->x.buf, tk_tensor_bytes(&pc->x));
-    int rc = pr_aclnn_run(pc, env->acl, scratch, err, sizeof err);
+    int rc = tk_pr_aclnn_run(pc, env->acl, scratch, err, sizeof err);
     if (expected == 0) {
         res->ran_aclnn = true;
         if (rc != 0) {
             res->failed = true;
             snprintf(res->why, sizeof res->why, "aclnn: %s", err);
         } else {
-            pr_same_bytes(pc, scratch, native, res, pr_aclnn_name(pc));
+            pr_same_bytes(pc, scratch, native, res, tk_pr_aclnn_name(pc));
         }
         return;
     }
@@ -262,8 +262,9 @@ static void pr_verify_aclnn(const struct verify_env *env, const struct pr_case *
     }
 }
 
-static void pr_verify(const struct verify_env *env, const struct pr_case *pc, struct tk_rng *rng,
-                      unsigned char *native, unsigned char *scratch, struct verify_result *res) {
+static void pr_verify(const struct tk_verify_env *env, const struct tk_pr_case *pc,
+                      struct tk_rng *rng, unsigned char *native, unsigned char *scratch,
+                      struct tk_verify_result *res) {
     const bool via_plan = tk_rng_chance(rng, 50);
     unsigned char *cs_before = malloc(tk_tensor_bytes(&pc->cos) + tk_tensor_bytes(&pc->sin));
     if (!cs_before) {
@@ -274,14 +275,14 @@ static void pr_verify(const struct verify_env *env, const struct pr_case *pc, st
     memcpy(cs_before, pc->cos.buf, tk_tensor_bytes(&pc->cos));
     memcpy(cs_before + tk_tensor_bytes(&pc->cos), pc->sin.buf, tk_tensor_bytes(&pc->sin));
     if (pr_run_native_into(pc, native, via_plan, res, via_plan ? " (plan)" : "")) {
-        struct pr_check chk;
-        if (pr_check_output(pc, native, &chk) != 0) {
+        struct tk_pr_check chk;
+        if (tk_pr_check_output(pc, native, &chk) != 0) {
             res->failed = true;
             snprintf(res->why, sizeof res->why, "out of memory");
-        } else if (!pr_check_passed(&chk)) {
+        } else if (!tk_pr_check_passed(&chk)) {
             res->failed = true;
             int n = snprintf(res->why, sizeof res->why, "native: ");
-            pr_check_describe(pc, &chk, res->why + n, sizeof res->why - (size_t)n);
+            tk_pr_check_describe(pc, &chk, res->why + n, sizeof res->why - (size_t)n);
         } else if (memcmp(cs_before, pc->cos.buf, tk_tensor_bytes(&pc->cos)) != 0 ||
                    memcmp(cs_before + tk_tensor_bytes(&pc->cos), pc->sin.buf,
                           tk_tensor_bytes(&pc->sin)) != 0) {
@@ -295,16 +296,16 @@ static void pr_verify(const struct verify_env *env, const struct pr_case *pc, st
         pr_verify_aclnn(env, pc, native, scratch, res);
 }
 
-void verify_case_partial_rotary(const struct verify_env *env, struct tk_rng *rng,
-                                struct verify_result *res) {
-    struct pr_case pc;
+void tk_verify_case_partial_rotary(const struct tk_verify_env *env, struct tk_rng *rng,
+                                   struct tk_verify_result *res) {
+    struct tk_pr_case pc;
     if (pr_gen_case(rng, &pc) != 0) {
-        pr_case_free(&pc);
+        tk_pr_case_free(&pc);
         res->failed = true;
         snprintf(res->why, sizeof res->why, "out of memory");
         return;
     }
-    pr_case_describe(&pc, res->what, sizeof res->what);
+    tk_pr_case_describe(&pc, res->what, sizeof res->what);
     unsigned char *native = malloc(tk_tensor_bytes(&pc.x));
     unsigned char *scratch = malloc(tk_tensor_bytes(&pc.x));
     if (native && scratch) {
@@ -315,9 +316,9 @@ void verify_case_partial_rotary(const struct verify_env *env, struct tk_rng *rng
     }
     free(native);
     free(scratch);
-    pr_case_free(&pc);
+    tk_pr_case_free(&pc);
 }
 
-int verify_gen_partial_rotary(struct tk_rng *rng, struct pr_case *pc) {
+int tk_verify_gen_partial_rotary(struct tk_rng *rng, struct tk_pr_case *pc) {
     return pr_gen_case(rng, pc);
 }
