@@ -38,7 +38,7 @@ static size_t tk_describe_tensor(const char *name, const struct tk_tensor *t, ch
 
 const char *tk_pr_case_describe(const struct tk_pr_case *pc, char *buf, size_t len) {
     size_t used = (size_t)snprintf(buf, len, "%s %s", pc->direction ? "bwd" : "fwd",
-                                   tk_rot_mode_name(pc->mode));
+                                   ropekit_rotary_mode_name((ropekit_rotary_mode)pc->mode));
     if (used < len)
         used += tk_describe_tensor(pc->direction ? "dy" : "x", &pc->x, buf + used, len - used);
     if (used < len)

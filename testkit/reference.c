@@ -31,11 +31,6 @@ struct tk_rot_pair tk_rot_pair_of(int mode, int64_t len, int64_t k) {
     return p;
 }
 
-const char *tk_rot_mode_name(int mode) {
-    static const char *names[] = {"half", "interleave", "quarter", "interleave-half"};
-    return mode >= 0 && mode < 4 ? names[mode] : "?";
-}
-
 /* SPEC §1 rule 2 rounds each product to fp32; the only effect of that rounding beyond
  * the tolerance is overflow, so a product at or above the fp32 overflow threshold
  * (halfway between FLT_MAX and 2^128) becomes inf, as it does in fp32. */

@@ -36,9 +36,6 @@ struct tk_rot_pair {
  * of 4 for quarter) and 0 <= k < L/2. */
 struct tk_rot_pair tk_rot_pair_of(int mode, int64_t len, int64_t k);
 
-/* Short name of a rotary mode: "half", "interleave", "quarter", "interleave-half". */
-const char *tk_rot_mode_name(int mode);
-
 /* Rotates one vector in float64: out[i] is the exact-ish result, mag[i] = |t1| + |t2|
  * (the magnitudes of its two products, SPEC §6). direction 0 = forward, 1 = backward.
  * v, c, s, out and mag hold `len` values; out must not alias v. */

@@ -23,13 +23,12 @@ static void tk_run_usage(FILE *out) {
 }
 
 static bool tk_run_style(const char *name, bool rope, int *style) {
-    static const char *rope_styles[] = {"neox", "gptj"};
-    static const char *pr_styles[] = {"half", "interleave", "quarter", "interleave-half"};
-    const char **names = rope ? rope_styles : pr_styles;
-    const int n = rope ? 2 : 4;
+    static const char *rope_styles[] = {"neox", "gptj"}; /* ropekit_rope_style values */
+    const int n = rope ? 2 : ROPEKIT_ROTARY_INTERLEAVE_HALF + 1;
     for (int i = 0; i < n; i++)
-        if (strcmp(name, names[i]) == 0) {
-            *style = i; /* ropekit_rope_style / ropekit_rotary_mode values */
+        if (strcmp(name,
+                   rope ? rope_styles[i] : ropekit_rotary_mode_name((ropekit_rotary_mode)i)) == 0) {
+            *style = i;
             return true;
         }
     return false;

@@ -147,7 +147,7 @@ static void pr_demo_row(const struct demo_env *env, const struct pr_demo_config 
     memset(&row, 0, sizeof row);
     row.face = cfg->face == PR_ACLNN ? "aclnn" : "native";
     row.op = cfg->direction ? "PartialRotaryMulGrad" : "PartialRotaryMul";
-    row.mode = tk_rot_mode_name(cfg->mode);
+    row.mode = ropekit_rotary_mode_name((ropekit_rotary_mode)cfg->mode);
     tk_shape_str(4, cfg->x, row.shape, sizeof row.shape);
     snprintf(row.dtypes, sizeof row.dtypes, "%s/%s", ropekit_dtype_name(dt.x),
              ropekit_dtype_name(dt.cs));

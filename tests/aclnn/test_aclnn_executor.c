@@ -1,7 +1,7 @@
 /* aclOpExecutor semantics (SPEC §2.3): single use, repeatable executors, address
  * rebinding, operator mismatch, lifetime of the objects phase 1 was given, and the
  * default stream. */
-#include "aclnn/pr_harness.h"
+#include "pr_harness.h"
 
 enum { ROWS = 3, D = 8, L = 4, START = 2 };
 

@@ -1,7 +1,7 @@
 /* One test per defect fuzz_aclnn_partial_rotary found in the InplacePartialRotaryMul
  * aclnn face, named for the defect; its input is also kept in
  * tests/fuzz/regressions/fuzz_aclnn_partial_rotary/. */
-#include "aclnn/pr_harness.h"
+#include "pr_harness.h"
 
 /* A repeatable executor whose x address was rebound to NULL with aclSetInputTensorAddr
  * was refused by phase 2 with a message naming "x", a name neither operator has: the

@@ -1,7 +1,7 @@
 /* aclnnInplacePartialRotaryMul: the validation table of SPEC §3.4 (one test per row,
  * column R codes, messages, nothing written on failure), the no-op rules of §3.2, the
  * interleave math of §3.3, broadcast patterns, dtype pairs and strided views. */
-#include "aclnn/pr_harness.h"
+#include "pr_harness.h"
 
 #define OP PR_FWD
 #define API_NULL ACLNN_ERR_PARAM_NULLPTR

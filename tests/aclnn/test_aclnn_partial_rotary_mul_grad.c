@@ -1,7 +1,7 @@
 /* aclnnInplacePartialRotaryMulGrad: the validation table of SPEC §4.3 (161001 nulls,
  * 161002 dtypes, 561002 everything else; nothing written on failure), the no-op rules,
  * the interleave gradient of §4.2 and its relation to the forward (the adjoint). */
-#include "aclnn/pr_harness.h"
+#include "pr_harness.h"
 
 #define OP PR_GRAD
 #define API_NULL ACLNN_ERR_PARAM_NULLPTR

@@ -2,7 +2,7 @@
  * (one test per row: codes, messages, nothing written on failure), the execution-time position
  * check (row E), the cos/sin selection rules of §5.3 (rope, sectioned and interleaved mrope), the
  * NeoX and GPT-J rotations of §5.4, aliasing (in place, fused qkv views) and executor use. */
-#include "aclnn/pr_harness.h"
+#include "pr_harness.h"
 #include "testkit/rope_reference.h"
 #include "testkit/rules.h"
 #include "aclnnop/aclnn_rope_with_sin_cos_cache.h"

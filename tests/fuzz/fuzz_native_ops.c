@@ -646,7 +646,8 @@ static void pr_verify(const fz_arena *a, fz_blocks *b, const pr_call *c) {
                 tk_ref_rotate((int)c->mode, (int)c->direction, len, vin, cc, ss, out, mag);
                 for (int64_t j = 0; j < len; j++)
                     check_tolerance(&st, x->dtype, tk_load(xr + j * xcol, x->dtype), out[j], mag[j],
-                                    tk_rot_mode_name((int)c->mode), row * len + j);
+                                    ropekit_rotary_mode_name((ropekit_rotary_mode)c->mode),
+                                    row * len + j);
             }
             row++;
         } while (odo_next(idx, x->shape, lead_x));
