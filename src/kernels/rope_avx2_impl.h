@@ -8,12 +8,7 @@
 
 #include "kernels/prefetch.h"
 #include "kernels/rope_kernel.h"
-#include "kernels/simd_avx2.h"
-
-#define RK_DT_f32 RK_KDT_F32
-#define RK_DT_f16 RK_KDT_F16
-#define RK_DT_bf16 RK_KDT_BF16
-#define RK_SIZE(dt) ((dt) == RK_KDT_F32 ? 4 : 2)
+#include "kernels/simd/simd_avx2.h"
 
 /* NeoX: pairs (j, j + h), both members with c[j], s[j]. */
 RK_INLINE void rk256_rope_neox_head(const char *in, char *out, const char *cos, const char *sin,

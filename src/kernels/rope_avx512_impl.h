@@ -6,12 +6,7 @@
 
 #include "kernels/prefetch.h"
 #include "kernels/rope_kernel.h"
-#include "kernels/simd_avx512.h"
-
-#define RK_DT_f32 RK_KDT_F32
-#define RK_DT_f16 RK_KDT_F16
-#define RK_DT_bf16 RK_KDT_BF16
-#define RK_SIZE(dt) ((dt) == RK_KDT_F32 ? 4 : 2)
+#include "kernels/simd/simd_avx512.h"
 
 /* Coefficients per call are shared by every head: with several heads they are widened
  * (and, for GPT-J, duplicated onto both pair members) once into fp32 on the stack. */

@@ -3,11 +3,7 @@
 #define ROPEKIT_KERNELS_ROPE_SCALAR_IMPL_H_
 
 #include "kernels/rope_kernel.h"
-#include "kernels/scalar_elem.h"
-
-#define RK_DT_f32 RK_KDT_F32
-#define RK_DT_f16 RK_KDT_F16
-#define RK_DT_bf16 RK_KDT_BF16
+#include "kernels/simd/elem.h"
 
 static inline __attribute__((always_inline)) void rk_rope_rows_scalar(const struct rk_rope_rows *a,
                                                                       int gptj, enum rk_kdtype xdt,

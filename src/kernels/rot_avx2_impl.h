@@ -7,12 +7,7 @@
 #define ROPEKIT_KERNELS_ROT_AVX2_IMPL_H_
 
 #include "kernels/prefetch.h"
-#include "kernels/simd_avx2.h"
-
-#define RK_DT_f32 RK_KDT_F32
-#define RK_DT_f16 RK_KDT_F16
-#define RK_DT_bf16 RK_KDT_BF16
-#define RK_SIZE(dt) ((dt) == RK_KDT_F32 ? 4 : 2)
+#include "kernels/simd/simd_avx2.h"
 
 /* Rotate-half on x[0, 2h): pairs (j, j + h) with coefficients at the same positions. */
 RK_INLINE void rk256_rot_half_block(char *x, const char *c, const char *s, int64_t h, int backward,

@@ -5,12 +5,7 @@
 #define ROPEKIT_KERNELS_ROT_AVX512_IMPL_H_
 
 #include "kernels/prefetch.h"
-#include "kernels/simd_avx512.h"
-
-#define RK_DT_f32 RK_KDT_F32
-#define RK_DT_f16 RK_KDT_F16
-#define RK_DT_bf16 RK_KDT_BF16
-#define RK_SIZE(dt) ((dt) == RK_KDT_F32 ? 4 : 2)
+#include "kernels/simd/simd_avx512.h"
 
 /* Each loop below runs its full 16-lane blocks with the constant mask 0xffff, which the
  * compiler folds (no masks, no mask branches), and one masked block for the tail. */

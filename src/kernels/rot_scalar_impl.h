@@ -5,11 +5,7 @@
 #ifndef ROPEKIT_KERNELS_ROT_SCALAR_IMPL_H_
 #define ROPEKIT_KERNELS_ROT_SCALAR_IMPL_H_
 
-#include "kernels/scalar_elem.h"
-
-#define RK_DT_f32 RK_KDT_F32
-#define RK_DT_f16 RK_KDT_F16
-#define RK_DT_bf16 RK_KDT_BF16
+#include "kernels/simd/elem.h"
 
 /* Rotates the pair at positions (p, r), reading and writing x in place. */
 static inline __attribute__((always_inline)) void
