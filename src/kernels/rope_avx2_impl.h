@@ -166,7 +166,7 @@ RK_INLINE void rk256_rope_rows(const struct rk_rope_rows *a, int gptj, enum rk_k
 }
 
 #define RK_DEFINE_ROPE_AVX2(style_name, style_id, xd, cd)                                          \
-    void rk_rope_##style_name##_##xd##cd##__avx2(const struct rk_rope_rows *a) {                   \
+    RK_KERNEL void rk_rope_##style_name##_##xd##cd##__avx2(const struct rk_rope_rows *a) {         \
         rk256_rope_rows(a, style_id, RK_DT_##xd, RK_DT_##cd);                                      \
     }
 

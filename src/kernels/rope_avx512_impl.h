@@ -206,7 +206,7 @@ RK_INLINE void rk512_rope_rows(const struct rk_rope_rows *a, int gptj, enum rk_k
 }
 
 #define RK_DEFINE_ROPE_AVX512(style_name, style_id, xd, cd)                                        \
-    void RK512_NAME(rk_rope_##style_name##_##xd##cd)(const struct rk_rope_rows *a) {               \
+    RK_KERNEL void RK512_NAME(rk_rope_##style_name##_##xd##cd)(const struct rk_rope_rows *a) {     \
         rk512_rope_rows(a, style_id, RK_DT_##xd, RK_DT_##cd);                                      \
     }
 

@@ -31,7 +31,7 @@ static inline __attribute__((always_inline)) void rk_rope_rows_scalar(const stru
 }
 
 #define RK_DEFINE_ROPE_KERNEL(style_name, style_id, xd, cd)                                        \
-    void rk_rope_##style_name##_##xd##cd##__scalar(const struct rk_rope_rows *a) {                 \
+    RK_KERNEL void rk_rope_##style_name##_##xd##cd##__scalar(const struct rk_rope_rows *a) {       \
         rk_rope_rows_scalar(a, style_id, RK_DT_##xd, RK_DT_##cd);                                  \
     }
 

@@ -215,10 +215,10 @@ RK_INLINE void rk256_rot_rows(const struct rk_rot_rows *a, int mode, int backwar
 }
 
 #define RK_DEFINE_AVX2_KERNELS(mode_name, mode_id, xd, cd)                                         \
-    void rk_rot_##mode_name##_fwd_##xd##cd##__avx2(const struct rk_rot_rows *a) {                  \
+    RK_KERNEL void rk_rot_##mode_name##_fwd_##xd##cd##__avx2(const struct rk_rot_rows *a) {        \
         rk256_rot_rows(a, mode_id, 0, RK_DT_##xd, RK_DT_##cd);                                     \
     }                                                                                              \
-    void rk_rot_##mode_name##_bwd_##xd##cd##__avx2(const struct rk_rot_rows *a) {                  \
+    RK_KERNEL void rk_rot_##mode_name##_bwd_##xd##cd##__avx2(const struct rk_rot_rows *a) {        \
         rk256_rot_rows(a, mode_id, 1, RK_DT_##xd, RK_DT_##cd);                                     \
     }
 

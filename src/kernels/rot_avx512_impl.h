@@ -301,10 +301,10 @@ RK_INLINE void rk512_rot_rows(const struct rk_rot_rows *a, int mode, int backwar
 }
 
 #define RK_DEFINE_AVX512_KERNELS(mode_name, mode_id, xd, cd)                                       \
-    void RK512_NAME(rk_rot_##mode_name##_fwd_##xd##cd)(const struct rk_rot_rows *a) {              \
+    RK_KERNEL void RK512_NAME(rk_rot_##mode_name##_fwd_##xd##cd)(const struct rk_rot_rows *a) {    \
         rk512_rot_rows(a, mode_id, 0, RK_DT_##xd, RK_DT_##cd);                                     \
     }                                                                                              \
-    void RK512_NAME(rk_rot_##mode_name##_bwd_##xd##cd)(const struct rk_rot_rows *a) {              \
+    RK_KERNEL void RK512_NAME(rk_rot_##mode_name##_bwd_##xd##cd)(const struct rk_rot_rows *a) {    \
         rk512_rot_rows(a, mode_id, 1, RK_DT_##xd, RK_DT_##cd);                                     \
     }
 

@@ -87,10 +87,10 @@ static inline __attribute__((always_inline)) void rk_rot_rows_ihalf(const struct
 
 /* Defines rk_rot_<mode>_{fwd,bwd}_<x><cs>__scalar for one dtype pair. */
 #define RK_DEFINE_PAIR_KERNELS(mode_name, mode_id, xd, cd)                                         \
-    void rk_rot_##mode_name##_fwd_##xd##cd##__scalar(const struct rk_rot_rows *a) {                \
+    RK_KERNEL void rk_rot_##mode_name##_fwd_##xd##cd##__scalar(const struct rk_rot_rows *a) {      \
         rk_rot_rows_pairs(a, mode_id, 0, RK_DT_##xd, RK_DT_##cd);                                  \
     }                                                                                              \
-    void rk_rot_##mode_name##_bwd_##xd##cd##__scalar(const struct rk_rot_rows *a) {                \
+    RK_KERNEL void rk_rot_##mode_name##_bwd_##xd##cd##__scalar(const struct rk_rot_rows *a) {      \
         rk_rot_rows_pairs(a, mode_id, 1, RK_DT_##xd, RK_DT_##cd);                                  \
     }
 
