@@ -1,9 +1,9 @@
-/* AVX-512 loops of the rope kernels (heads contiguous, coefficients contiguous). */
-#ifndef ROPEKIT_KERNELS_ROPE_AVX512_IMPL_H_
-#define ROPEKIT_KERNELS_ROPE_AVX512_IMPL_H_
-
+/* The AVX-512 rope kernels, both styles and every dtype pair (heads and coefficients
+ * contiguous). Built twice: the avx512 set, and with RK512_HW_BF16 and -mavx512bf16 the
+ * avx512bf16 set (simd/simd_avx512.h). */
 #include <string.h>
 
+#include "kernels/kernel_list.h"
 #include "kernels/prefetch.h"
 #include "kernels/rope_kernel.h"
 #include "kernels/simd/simd_avx512.h"
@@ -205,9 +205,9 @@ RK_INLINE void rk512_rope_rows(const struct rk_rope_rows *a, int gptj, enum rk_k
     }
 }
 
-#define RK_DEFINE_ROPE_AVX512(style_name, style_id, xd, cd)                                        \
-    RK_KERNEL void RK512_NAME(rk_rope_##style_name##_##xd##cd)(const struct rk_rope_rows *a) {     \
-        rk512_rope_rows(a, style_id, RK_DT_##xd, RK_DT_##cd);                                      \
+#define RK_DEFINE_ROPE_AVX512(st, xd, cd)                                                          \
+    RK_KERNEL void RK512_NAME(rk_rope_##st##_##xd##cd)(const struct rk_rope_rows *a) {             \
+        rk512_rope_rows(a, RK_STYLE_INDEX_##st == RK_ROPE_GPTJ, RK_DT_##xd, RK_DT_##cd);           \
     }
-
-#endif /* ROPEKIT_KERNELS_ROPE_AVX512_IMPL_H_ */
+#define RK_DEFINE_ROPE_STYLE(st, id) RK_DTYPE_PAIRS(RK_DEFINE_ROPE_AVX512, st)
+RK_ROPE_STYLES(RK_DEFINE_ROPE_STYLE)

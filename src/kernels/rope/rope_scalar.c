@@ -1,15 +1,14 @@
-/* Generic scalar loop of the rope kernels; rope_<style>_scalar.c instantiate it. */
-#ifndef ROPEKIT_KERNELS_ROPE_SCALAR_IMPL_H_
-#define ROPEKIT_KERNELS_ROPE_SCALAR_IMPL_H_
-
+/* The scalar rope kernels, both styles and every dtype pair: the complete fallback on
+ * every CPU and the oracle the SIMD kernels are tested against. They accept any element
+ * stride. */
+#include "kernels/kernel_list.h"
 #include "kernels/rope_kernel.h"
 #include "kernels/simd/elem.h"
 
-static inline __attribute__((always_inline)) void rk_rope_rows_scalar(const struct rk_rope_rows *a,
-                                                                      int gptj, enum rk_kdtype xdt,
-                                                                      enum rk_kdtype cdt) {
+RK_INLINE void rk_rope_rows_scalar(const struct rk_rope_rows *a, int gptj, enum rk_kdtype xdt,
+                                   enum rk_kdtype cdt) {
     const int64_t h = a->half;
-    const int64_t xs = xdt == RK_KDT_F32 ? 4 : 2;
+    const int64_t xs = RK_SIZE(xdt);
     for (int64_t head = 0; head < a->heads; head++) {
         const char *in = a->in + head * a->in_head;
         char *out = a->out + head * a->out_head;
@@ -30,9 +29,9 @@ static inline __attribute__((always_inline)) void rk_rope_rows_scalar(const stru
     }
 }
 
-#define RK_DEFINE_ROPE_KERNEL(style_name, style_id, xd, cd)                                        \
-    RK_KERNEL void rk_rope_##style_name##_##xd##cd##__scalar(const struct rk_rope_rows *a) {       \
-        rk_rope_rows_scalar(a, style_id, RK_DT_##xd, RK_DT_##cd);                                  \
+#define RK_DEFINE_ROPE_SCALAR(st, xd, cd)                                                          \
+    RK_KERNEL void rk_rope_##st##_##xd##cd##__scalar(const struct rk_rope_rows *a) {               \
+        rk_rope_rows_scalar(a, RK_STYLE_INDEX_##st == RK_ROPE_GPTJ, RK_DT_##xd, RK_DT_##cd);       \
     }
-
-#endif /* ROPEKIT_KERNELS_ROPE_SCALAR_IMPL_H_ */
+#define RK_DEFINE_ROPE_STYLE(st, id) RK_DTYPE_PAIRS(RK_DEFINE_ROPE_SCALAR, st)
+RK_ROPE_STYLES(RK_DEFINE_ROPE_STYLE)

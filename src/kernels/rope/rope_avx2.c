@@ -1,11 +1,10 @@
-/* AVX2 loops of the rope kernels (heads contiguous, coefficients contiguous). Full
- * 8-pair blocks run in vectors; the pairs left over at the end of a head go through the
- * scalar helpers, so nothing is read or written past the rotated part. */
-#ifndef ROPEKIT_KERNELS_ROPE_AVX2_IMPL_H_
-#define ROPEKIT_KERNELS_ROPE_AVX2_IMPL_H_
-
+/* The AVX2 (+F16C) rope kernels, both styles and every dtype pair (heads and
+ * coefficients contiguous). Full 8-pair blocks run in vectors; the pairs left over at the
+ * end of a head go through the scalar helpers, so nothing is read or written past the
+ * rotated part. */
 #include <string.h>
 
+#include "kernels/kernel_list.h"
 #include "kernels/prefetch.h"
 #include "kernels/rope_kernel.h"
 #include "kernels/simd/simd_avx2.h"
@@ -72,7 +71,7 @@ RK_INLINE void rk256_rope_gptj_head(const char *in, char *out, const char *cos, 
                           sin + j * cs, 0, xdt, cdt);
 }
 
-/* GPT-J with coefficients already duplicated and signed (see rope_avx512_impl.h):
+/* GPT-J with coefficients already duplicated and signed (see rope_avx512.c):
  * cd[2j] = cd[2j + 1] = c[j], sd[2j] = -s[j], sd[2j + 1] = s[j]; each output is then one
  * add, equal to the scalar a*c - b*s bit for bit (NaN results are made canonical when
  * stored). Pairs left over go through the scalar helper with the plain c[j], s[j]. */
@@ -165,9 +164,9 @@ RK_INLINE void rk256_rope_rows(const struct rk_rope_rows *a, int gptj, enum rk_k
     }
 }
 
-#define RK_DEFINE_ROPE_AVX2(style_name, style_id, xd, cd)                                          \
-    RK_KERNEL void rk_rope_##style_name##_##xd##cd##__avx2(const struct rk_rope_rows *a) {         \
-        rk256_rope_rows(a, style_id, RK_DT_##xd, RK_DT_##cd);                                      \
+#define RK_DEFINE_ROPE_AVX2(st, xd, cd)                                                            \
+    RK_KERNEL void rk_rope_##st##_##xd##cd##__avx2(const struct rk_rope_rows *a) {                 \
+        rk256_rope_rows(a, RK_STYLE_INDEX_##st == RK_ROPE_GPTJ, RK_DT_##xd, RK_DT_##cd);           \
     }
-
-#endif /* ROPEKIT_KERNELS_ROPE_AVX2_IMPL_H_ */
+#define RK_DEFINE_ROPE_STYLE(st, id) RK_DTYPE_PAIRS(RK_DEFINE_ROPE_AVX2, st)
+RK_ROPE_STYLES(RK_DEFINE_ROPE_STYLE)

@@ -1,9 +1,8 @@
-/* AVX-512 row loops of the partial-rotary kernels (contiguous rows only). Each
- * rot_<mode>_avx512.c instantiates them with constant mode, direction and dtypes.
- * Tails use masked loads and stores; results equal the scalar kernels bit for bit. */
-#ifndef ROPEKIT_KERNELS_ROT_AVX512_IMPL_H_
-#define ROPEKIT_KERNELS_ROT_AVX512_IMPL_H_
-
+/* The AVX-512 partial-rotary kernels, every mode, direction and dtype pair (contiguous
+ * rows only). Tails use masked loads and stores; results equal the scalar kernels bit for
+ * bit. Built twice: the avx512 set, and with RK512_HW_BF16 and -mavx512bf16 the
+ * avx512bf16 set (simd/simd_avx512.h). */
+#include "kernels/kernel_list.h"
 #include "kernels/prefetch.h"
 #include "kernels/simd/simd_avx512.h"
 
@@ -300,12 +299,12 @@ RK_INLINE void rk512_rot_rows(const struct rk_rot_rows *a, int mode, int backwar
     }
 }
 
-#define RK_DEFINE_AVX512_KERNELS(mode_name, mode_id, xd, cd)                                       \
-    RK_KERNEL void RK512_NAME(rk_rot_##mode_name##_fwd_##xd##cd)(const struct rk_rot_rows *a) {    \
-        rk512_rot_rows(a, mode_id, 0, RK_DT_##xd, RK_DT_##cd);                                     \
+#define RK_DEFINE_ROT_AVX512(m, xd, cd)                                                            \
+    RK_KERNEL void RK512_NAME(rk_rot_##m##_fwd_##xd##cd)(const struct rk_rot_rows *a) {            \
+        rk512_rot_rows(a, RK_MODE_INDEX_##m, 0, RK_DT_##xd, RK_DT_##cd);                           \
     }                                                                                              \
-    RK_KERNEL void RK512_NAME(rk_rot_##mode_name##_bwd_##xd##cd)(const struct rk_rot_rows *a) {    \
-        rk512_rot_rows(a, mode_id, 1, RK_DT_##xd, RK_DT_##cd);                                     \
+    RK_KERNEL void RK512_NAME(rk_rot_##m##_bwd_##xd##cd)(const struct rk_rot_rows *a) {            \
+        rk512_rot_rows(a, RK_MODE_INDEX_##m, 1, RK_DT_##xd, RK_DT_##cd);                           \
     }
-
-#endif /* ROPEKIT_KERNELS_ROT_AVX512_IMPL_H_ */
+#define RK_DEFINE_ROT_MODE(m, id) RK_DTYPE_PAIRS(RK_DEFINE_ROT_AVX512, m)
+RK_ROT_MODES(RK_DEFINE_ROT_MODE)

@@ -1,11 +1,8 @@
-/* AVX2 row loops of the partial-rotary kernels (contiguous rows only). Each
- * rot_<mode>_avx2.c instantiates them with constant mode, direction and dtypes.
- * Full 8-lane blocks run in vectors; the pairs left over at the end of a row go through
- * the scalar helpers, so nothing is read or written past the row and results equal the
- * scalar kernels bit for bit. */
-#ifndef ROPEKIT_KERNELS_ROT_AVX2_IMPL_H_
-#define ROPEKIT_KERNELS_ROT_AVX2_IMPL_H_
-
+/* The AVX2 (+F16C) partial-rotary kernels, every mode, direction and dtype pair
+ * (contiguous rows only). Full 8-lane blocks run in vectors; the pairs left over at the
+ * end of a row go through the scalar helpers, so nothing is read or written past the row
+ * and results equal the scalar kernels bit for bit. */
+#include "kernels/kernel_list.h"
 #include "kernels/prefetch.h"
 #include "kernels/simd/simd_avx2.h"
 
@@ -214,12 +211,12 @@ RK_INLINE void rk256_rot_rows(const struct rk_rot_rows *a, int mode, int backwar
     }
 }
 
-#define RK_DEFINE_AVX2_KERNELS(mode_name, mode_id, xd, cd)                                         \
-    RK_KERNEL void rk_rot_##mode_name##_fwd_##xd##cd##__avx2(const struct rk_rot_rows *a) {        \
-        rk256_rot_rows(a, mode_id, 0, RK_DT_##xd, RK_DT_##cd);                                     \
+#define RK_DEFINE_ROT_AVX2(m, xd, cd)                                                              \
+    RK_KERNEL void rk_rot_##m##_fwd_##xd##cd##__avx2(const struct rk_rot_rows *a) {                \
+        rk256_rot_rows(a, RK_MODE_INDEX_##m, 0, RK_DT_##xd, RK_DT_##cd);                           \
     }                                                                                              \
-    RK_KERNEL void rk_rot_##mode_name##_bwd_##xd##cd##__avx2(const struct rk_rot_rows *a) {        \
-        rk256_rot_rows(a, mode_id, 1, RK_DT_##xd, RK_DT_##cd);                                     \
+    RK_KERNEL void rk_rot_##m##_bwd_##xd##cd##__avx2(const struct rk_rot_rows *a) {                \
+        rk256_rot_rows(a, RK_MODE_INDEX_##m, 1, RK_DT_##xd, RK_DT_##cd);                           \
     }
-
-#endif /* ROPEKIT_KERNELS_ROT_AVX2_IMPL_H_ */
+#define RK_DEFINE_ROT_MODE(m, id) RK_DTYPE_PAIRS(RK_DEFINE_ROT_AVX2, m)
+RK_ROT_MODES(RK_DEFINE_ROT_MODE)
