@@ -2,10 +2,7 @@
  * coefficients contiguous). Full 8-pair blocks run in vectors; the pairs left over at the
  * end of a head go through the scalar helpers, so nothing is read or written past the
  * rotated part. */
-#include <string.h>
-
 #include "kernels/kernel_list.h"
-#include "kernels/prefetch.h"
 #include "kernels/rope_kernel.h"
 #include "kernels/simd/simd_avx2.h"
 
@@ -92,17 +89,17 @@ RK_INLINE void rk256_rope_gptj_head_dup(const char *in, char *out, const float *
     }
 }
 
-/* Widens h coefficients of cos and sin to fp32; for GPT-J each is written twice, the
- * first copy of sin negated (the layout rk256_rope_gptj_head_dup reads). */
-RK_INLINE void rk256_widen_coeffs(const char *cos, const char *sin, float *cf, float *sf, int64_t h,
-                                  int gptj, enum rk_kdtype cdt) {
+/* Widens h coefficients of cos and sin to fp32; with dup (GPT-J) each is written twice,
+ * the first copy of sin negated (the layout rk256_rope_gptj_head_dup reads). */
+RK_INLINE void rk256_rope_widen(const char *cos, const char *sin, float *cf, float *sf, int64_t h,
+                                int dup, enum rk_kdtype cdt) {
     const int64_t cs = RK_SIZE(cdt);
     const __m256 even_sign = _mm256_castsi256_ps(_mm256_setr_epi32(
         (int)0x80000000u, 0, (int)0x80000000u, 0, (int)0x80000000u, 0, (int)0x80000000u, 0));
     int64_t j = 0;
     for (; j + 8 <= h; j += 8) {
         __m256 c = rk256_load(cos + j * cs, cdt), s = rk256_load(sin + j * cs, cdt);
-        if (!gptj) {
+        if (!dup) {
             _mm256_storeu_ps(cf + j, c);
             _mm256_storeu_ps(sf + j, s);
             continue;
@@ -117,7 +114,7 @@ RK_INLINE void rk256_widen_coeffs(const char *cos, const char *sin, float *cf, f
     }
     for (; j < h; j++) {
         const float c = rk_load_elem(cos + j * cs, cdt), s = rk_load_elem(sin + j * cs, cdt);
-        if (gptj) {
+        if (dup) {
             cf[2 * j] = cf[2 * j + 1] = c;
             sf[2 * j] = -s;
             sf[2 * j + 1] = s;
@@ -128,41 +125,15 @@ RK_INLINE void rk256_widen_coeffs(const char *cos, const char *sin, float *cf, f
     }
 }
 
-/* Coefficients shared by every head of a call are widened once into fp32 on the stack
- * (for GPT-J duplicated and signed as above); bf16 x keeps its split-lane loads. */
-#define RK256_ROPE_HOIST_MAX 512
-
-RK_INLINE void rk256_rope_rows(const struct rk_rope_rows *a, int gptj, enum rk_kdtype xdt,
-                               enum rk_kdtype cdt) {
-    const int64_t h = a->half, xs = RK_SIZE(xdt);
-    const int hoist = a->heads > 1 && h <= RK256_ROPE_HOIST_MAX && xdt != RK_KDT_BF16 &&
-                      (gptj || cdt != RK_KDT_F32);
-    float cf[2 * RK256_ROPE_HOIST_MAX], sf[2 * RK256_ROPE_HOIST_MAX];
-    if (hoist)
-        rk256_widen_coeffs(a->cos, a->sin, cf, sf, h, gptj, cdt);
-    /* Out of place, whole heads are read (the pass-through is copied) and written. */
-    const int64_t used = (a->in == a->out ? 2 * h : a->head_size) * xs;
-    const int64_t ahead = a->prefetch ? rk_prefetch_rows_ahead(a->in_head) : 0;
-    for (int64_t head = 0; head < a->heads; head++) {
-        const char *in = a->in + head * a->in_head;
-        char *out = a->out + head * a->out_head;
-        if (ahead) {
-            rk_prefetch_row(in, a->in_head, ahead, used);
-            if (out != in)
-                rk_prefetch_row(out, a->out_head, ahead, used);
-        }
-        if (hoist && gptj)
-            rk256_rope_gptj_head_dup(in, out, cf, sf, h, xdt);
-        else if (hoist)
-            rk256_rope_neox_head(in, out, (const char *)cf, (const char *)sf, h, xdt, RK_KDT_F32);
-        else if (gptj)
-            rk256_rope_gptj_head(in, out, a->cos, a->sin, h, xdt, cdt);
-        else
-            rk256_rope_neox_head(in, out, a->cos, a->sin, h, xdt, cdt);
-        if (out != in && a->head_size > 2 * h)
-            memcpy(out + 2 * h * xs, in + 2 * h * xs, (size_t)((a->head_size - 2 * h) * xs));
-    }
+/* Widening pays for f16/bf16 coefficients and for GPT-J (duplicated and signed as
+ * above); bf16 x keeps its split-lane loads of the original coefficients. */
+RK_INLINE int rk256_rope_hoist_wanted(int gptj, enum rk_kdtype xdt, enum rk_kdtype cdt) {
+    return xdt != RK_KDT_BF16 && (gptj || cdt != RK_KDT_F32);
 }
+
+#define RKV(name) rk256_##name
+#define RKV_HOIST_ALIGN _Alignof(float)
+#include "kernels/rope/rope_rows.h"
 
 #define RK_DEFINE_ROPE_AVX2(st, xd, cd)                                                            \
     RK_KERNEL void rk_rope_##st##_##xd##cd##__avx2(const struct rk_rope_rows *a) {                 \
