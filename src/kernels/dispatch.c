@@ -1,3 +1,5 @@
+/* Kernel selection (dispatch.h): the kernel sets of this build, best first, and the pick of
+ * one kernel for a plan. */
 #include "kernels/dispatch.h"
 
 #include "core/cpu_features.h"

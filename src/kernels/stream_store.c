@@ -1,3 +1,5 @@
+/* Output streaming (stream_store.h): the last-level-cache threshold and the non-temporal
+ * copy. */
 #include "kernels/stream_store.h"
 
 #include <pthread.h>

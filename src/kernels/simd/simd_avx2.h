@@ -10,18 +10,14 @@
  * run full 8-lane blocks here and hand row tails to the scalar per-element helpers,
  * which are the oracle's own code. Only include this header from files compiled with
  * -mavx2 -mf16c. */
-#ifndef ROPEKIT_KERNELS_SIMD_AVX2_H_
-#define ROPEKIT_KERNELS_SIMD_AVX2_H_
+#ifndef ROPEKIT_KERNELS_SIMD_SIMD_AVX2_H_
+#define ROPEKIT_KERNELS_SIMD_SIMD_AVX2_H_
 
 #include <immintrin.h>
 #include <stdint.h>
 
 #include "kernels/rot_kernel.h"
-#include "kernels/scalar_elem.h"
-
-#ifndef RK_INLINE
-#define RK_INLINE static inline __attribute__((always_inline))
-#endif
+#include "kernels/simd/elem.h"
 
 /* Eight elements at p, widened exactly (vcvtph2ps keeps subnormals; bf16 is the top
  * half of an fp32). */
@@ -182,4 +178,4 @@ RK_INLINE void rk256_split_values(const char *p, enum rk_kdtype dt, __m256 *even
                        odd);
 }
 
-#endif /* ROPEKIT_KERNELS_SIMD_AVX2_H_ */
+#endif /* ROPEKIT_KERNELS_SIMD_SIMD_AVX2_H_ */

@@ -7,15 +7,14 @@
  * scalar subtraction keeps it). bf16 is narrowed with integer arithmetic rather than
  * vcvtneps2bf16, which treats subnormal inputs as zero. Only include this header from
  * files compiled with the AVX-512 flags. */
-#ifndef ROPEKIT_KERNELS_SIMD_AVX512_H_
-#define ROPEKIT_KERNELS_SIMD_AVX512_H_
+#ifndef ROPEKIT_KERNELS_SIMD_SIMD_AVX512_H_
+#define ROPEKIT_KERNELS_SIMD_SIMD_AVX512_H_
 
 #include <immintrin.h>
 #include <stdint.h>
 
 #include "kernels/rot_kernel.h"
-
-#define RK_INLINE static inline __attribute__((always_inline))
+#include "kernels/simd/elem.h"
 
 /* The same sources build two kernel sets: plain AVX-512 and, compiled with
  * RK512_HW_BF16 and -mavx512bf16, one that narrows to bf16 with vcvtneps2bf16. */
@@ -72,7 +71,7 @@ RK_INLINE __m256i rk512_to_bf16_exact(__m512 v) {
 /* NaN lanes made the canonical quiet NaN. */
 RK_INLINE __m512 rk512_canonical_nan(__m512 v) {
     return _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q),
-                              _mm512_castsi512_ps(_mm512_set1_epi32(0x7fc00000)));
+                              _mm512_castsi512_ps(_mm512_set1_epi32((int)RK_CANONICAL_NAN_BITS)));
 }
 
 #define RK512_CLASS_NAN 0x81       /* vfpclassps: QNaN | SNaN */
@@ -246,4 +245,4 @@ RK_INLINE void rk512_split_to_f32(const char *src, int64_t n, enum rk_kdtype dt,
     _mm512_storeu_ps(dst + 16, o);
 }
 
-#endif /* ROPEKIT_KERNELS_SIMD_AVX512_H_ */
+#endif /* ROPEKIT_KERNELS_SIMD_SIMD_AVX512_H_ */

@@ -1,19 +1,10 @@
-/* AVX2 loops of the rope kernels (heads contiguous, coefficients contiguous). Full
- * 8-pair blocks run in vectors; the pairs left over at the end of a head go through the
- * scalar helpers, so nothing is read or written past the rotated part. */
-#ifndef ROPEKIT_KERNELS_ROPE_AVX2_IMPL_H_
-#define ROPEKIT_KERNELS_ROPE_AVX2_IMPL_H_
-
-#include <string.h>
-
-#include "kernels/prefetch.h"
+/* The AVX2 (+F16C) rope kernels, both styles and every dtype pair (heads and
+ * coefficients contiguous). Full 8-pair blocks run in vectors; the pairs left over at the
+ * end of a head go through the scalar helpers, so nothing is read or written past the
+ * rotated part. */
+#include "kernels/kernel_list.h"
 #include "kernels/rope_kernel.h"
-#include "kernels/simd_avx2.h"
-
-#define RK_DT_f32 RK_KDT_F32
-#define RK_DT_f16 RK_KDT_F16
-#define RK_DT_bf16 RK_KDT_BF16
-#define RK_SIZE(dt) ((dt) == RK_KDT_F32 ? 4 : 2)
+#include "kernels/simd/simd_avx2.h"
 
 /* NeoX: pairs (j, j + h), both members with c[j], s[j]. */
 RK_INLINE void rk256_rope_neox_head(const char *in, char *out, const char *cos, const char *sin,
@@ -77,7 +68,7 @@ RK_INLINE void rk256_rope_gptj_head(const char *in, char *out, const char *cos, 
                           sin + j * cs, 0, xdt, cdt);
 }
 
-/* GPT-J with coefficients already duplicated and signed (see rope_avx512_impl.h):
+/* GPT-J with coefficients already duplicated and signed (see rope_avx512.c):
  * cd[2j] = cd[2j + 1] = c[j], sd[2j] = -s[j], sd[2j + 1] = s[j]; each output is then one
  * add, equal to the scalar a*c - b*s bit for bit (NaN results are made canonical when
  * stored). Pairs left over go through the scalar helper with the plain c[j], s[j]. */
@@ -98,17 +89,17 @@ RK_INLINE void rk256_rope_gptj_head_dup(const char *in, char *out, const float *
     }
 }
 
-/* Widens h coefficients of cos and sin to fp32; for GPT-J each is written twice, the
- * first copy of sin negated (the layout rk256_rope_gptj_head_dup reads). */
-RK_INLINE void rk256_widen_coeffs(const char *cos, const char *sin, float *cf, float *sf, int64_t h,
-                                  int gptj, enum rk_kdtype cdt) {
+/* Widens h coefficients of cos and sin to fp32; with dup (GPT-J) each is written twice,
+ * the first copy of sin negated (the layout rk256_rope_gptj_head_dup reads). */
+RK_INLINE void rk256_rope_widen(const char *cos, const char *sin, float *cf, float *sf, int64_t h,
+                                int dup, enum rk_kdtype cdt) {
     const int64_t cs = RK_SIZE(cdt);
     const __m256 even_sign = _mm256_castsi256_ps(_mm256_setr_epi32(
         (int)0x80000000u, 0, (int)0x80000000u, 0, (int)0x80000000u, 0, (int)0x80000000u, 0));
     int64_t j = 0;
     for (; j + 8 <= h; j += 8) {
         __m256 c = rk256_load(cos + j * cs, cdt), s = rk256_load(sin + j * cs, cdt);
-        if (!gptj) {
+        if (!dup) {
             _mm256_storeu_ps(cf + j, c);
             _mm256_storeu_ps(sf + j, s);
             continue;
@@ -123,7 +114,7 @@ RK_INLINE void rk256_widen_coeffs(const char *cos, const char *sin, float *cf, f
     }
     for (; j < h; j++) {
         const float c = rk_load_elem(cos + j * cs, cdt), s = rk_load_elem(sin + j * cs, cdt);
-        if (gptj) {
+        if (dup) {
             cf[2 * j] = cf[2 * j + 1] = c;
             sf[2 * j] = -s;
             sf[2 * j + 1] = s;
@@ -134,45 +125,19 @@ RK_INLINE void rk256_widen_coeffs(const char *cos, const char *sin, float *cf, f
     }
 }
 
-/* Coefficients shared by every head of a call are widened once into fp32 on the stack
- * (for GPT-J duplicated and signed as above); bf16 x keeps its split-lane loads. */
-#define RK256_ROPE_HOIST_MAX 512
-
-RK_INLINE void rk256_rope_rows(const struct rk_rope_rows *a, int gptj, enum rk_kdtype xdt,
-                               enum rk_kdtype cdt) {
-    const int64_t h = a->half, xs = RK_SIZE(xdt);
-    const int hoist = a->heads > 1 && h <= RK256_ROPE_HOIST_MAX && xdt != RK_KDT_BF16 &&
-                      (gptj || cdt != RK_KDT_F32);
-    float cf[2 * RK256_ROPE_HOIST_MAX], sf[2 * RK256_ROPE_HOIST_MAX];
-    if (hoist)
-        rk256_widen_coeffs(a->cos, a->sin, cf, sf, h, gptj, cdt);
-    /* Out of place, whole heads are read (the pass-through is copied) and written. */
-    const int64_t used = (a->in == a->out ? 2 * h : a->head_size) * xs;
-    const int64_t ahead = a->prefetch ? rk_prefetch_rows_ahead(a->in_head) : 0;
-    for (int64_t head = 0; head < a->heads; head++) {
-        const char *in = a->in + head * a->in_head;
-        char *out = a->out + head * a->out_head;
-        if (ahead) {
-            rk_prefetch_row(in, a->in_head, ahead, used);
-            if (out != in)
-                rk_prefetch_row(out, a->out_head, ahead, used);
-        }
-        if (hoist && gptj)
-            rk256_rope_gptj_head_dup(in, out, cf, sf, h, xdt);
-        else if (hoist)
-            rk256_rope_neox_head(in, out, (const char *)cf, (const char *)sf, h, xdt, RK_KDT_F32);
-        else if (gptj)
-            rk256_rope_gptj_head(in, out, a->cos, a->sin, h, xdt, cdt);
-        else
-            rk256_rope_neox_head(in, out, a->cos, a->sin, h, xdt, cdt);
-        if (out != in && a->head_size > 2 * h)
-            memcpy(out + 2 * h * xs, in + 2 * h * xs, (size_t)((a->head_size - 2 * h) * xs));
-    }
+/* Widening pays for f16/bf16 coefficients and for GPT-J (duplicated and signed as
+ * above); bf16 x keeps its split-lane loads of the original coefficients. */
+RK_INLINE int rk256_rope_hoist_wanted(int gptj, enum rk_kdtype xdt, enum rk_kdtype cdt) {
+    return xdt != RK_KDT_BF16 && (gptj || cdt != RK_KDT_F32);
 }
 
-#define RK_DEFINE_ROPE_AVX2(style_name, style_id, xd, cd)                                          \
-    void rk_rope_##style_name##_##xd##cd##__avx2(const struct rk_rope_rows *a) {                   \
-        rk256_rope_rows(a, style_id, RK_DT_##xd, RK_DT_##cd);                                      \
-    }
+#define RKV(name) rk256_##name
+#define RKV_HOIST_ALIGN _Alignof(float)
+#include "kernels/rope/rope_rows.h"
 
-#endif /* ROPEKIT_KERNELS_ROPE_AVX2_IMPL_H_ */
+#define RK_DEFINE_ROPE_AVX2(st, xd, cd)                                                            \
+    RK_KERNEL void rk_rope_##st##_##xd##cd##__avx2(const struct rk_rope_rows *a) {                 \
+        rk256_rope_rows(a, RK_STYLE_INDEX_##st == RK_ROPE_GPTJ, RK_DT_##xd, RK_DT_##cd);           \
+    }
+#define RK_DEFINE_ROPE_STYLE(st, id) RK_DTYPE_PAIRS(RK_DEFINE_ROPE_AVX2, st)
+RK_ROPE_STYLES(RK_DEFINE_ROPE_STYLE)

@@ -1,18 +1,9 @@
-/* AVX2 row loops of the partial-rotary kernels (contiguous rows only). Each
- * rot_<mode>_avx2.c instantiates them with constant mode, direction and dtypes.
- * Full 8-lane blocks run in vectors; the pairs left over at the end of a row go through
- * the scalar helpers, so nothing is read or written past the row and results equal the
- * scalar kernels bit for bit. */
-#ifndef ROPEKIT_KERNELS_ROT_AVX2_IMPL_H_
-#define ROPEKIT_KERNELS_ROT_AVX2_IMPL_H_
-
-#include "kernels/prefetch.h"
-#include "kernels/simd_avx2.h"
-
-#define RK_DT_f32 RK_KDT_F32
-#define RK_DT_f16 RK_KDT_F16
-#define RK_DT_bf16 RK_KDT_BF16
-#define RK_SIZE(dt) ((dt) == RK_KDT_F32 ? 4 : 2)
+/* The AVX2 (+F16C) partial-rotary kernels, every mode, direction and dtype pair
+ * (contiguous rows only). Full 8-lane blocks run in vectors; the pairs left over at the
+ * end of a row go through the scalar helpers, so nothing is read or written past the row
+ * and results equal the scalar kernels bit for bit. */
+#include "kernels/kernel_list.h"
+#include "kernels/simd/simd_avx2.h"
 
 /* Rotate-half on x[0, 2h): pairs (j, j + h) with coefficients at the same positions. */
 RK_INLINE void rk256_rot_half_block(char *x, const char *c, const char *s, int64_t h, int backward,
@@ -136,14 +127,10 @@ RK_INLINE void rk256_rot_ihalf_row(char *x, const char *c, const char *s, int64_
     }
 }
 
-/* Rows that share one cos/sin row (a broadcast over heads) widen it once into fp32 on
- * the stack; interleave also gets the sin with the sign of its use, ss[2i] = -s[2i],
- * ss[2i + 1] = s[2i + 1], so each output is one add, equal to the scalar result bit for
- * bit (b*(-s) = -(b*s) exactly, x + (-y) is x - y; NaN results are made canonical when
- * stored). bf16 x keeps its split-lane loads of the original row, and fp32 interleave
- * forward its vaddsubps. */
-#define RK256_ROT_HOIST_MAX 1024
-
+/* A broadcast cos/sin row is widened once (rot/rot_rows.h); interleave also gets the sin
+ * with the sign of its use, ss[2i] = -s[2i], ss[2i + 1] = s[2i + 1], so each output is one
+ * add, equal to the scalar result bit for bit (b*(-s) = -(b*s) exactly, x + (-y) is
+ * x - y; NaN results are made canonical when stored). */
 RK_INLINE void rk256_widen_row(const char *src, float *dst, int64_t len, int negate_even,
                                enum rk_kdtype cdt) {
     const int64_t cs = RK_SIZE(cdt);
@@ -182,49 +169,25 @@ RK_INLINE void rk256_rot_interleave_row_signed(char *x, const float *c, const fl
     }
 }
 
-/* mode: 0 half, 1 interleave, 2 quarter, 3 interleave-half. */
-RK_INLINE void rk256_rot_rows(const struct rk_rot_rows *a, int mode, int backward,
-                              enum rk_kdtype xdt, enum rk_kdtype cdt) {
-    const int64_t len = a->len, xs = RK_SIZE(xdt);
-    const int hoist = a->rows > 1 && a->c_row == 0 && a->s_row == 0 && len <= RK256_ROT_HOIST_MAX &&
-                      xdt != RK_KDT_BF16 && (cdt != RK_KDT_F32 || (mode == 1 && backward));
-    float cf[RK256_ROT_HOIST_MAX], sf[RK256_ROT_HOIST_MAX];
-    if (hoist) {
-        rk256_widen_row(a->cos, cf, len, 0, cdt);
-        rk256_widen_row(a->sin, sf, len, mode == 1, cdt);
-    }
-    const enum rk_kdtype kdt = hoist ? RK_KDT_F32 : cdt;
-    const int64_t cs = RK_SIZE(kdt);
-    const int64_t ahead = a->prefetch ? rk_prefetch_rows_ahead(a->x_row) : 0;
-    for (int64_t row = 0; row < a->rows; row++) {
-        char *x = a->x + row * a->x_row;
-        if (ahead)
-            rk_prefetch_row(x, a->x_row, ahead, len * xs);
-        const char *c = hoist ? (const char *)cf : a->cos + row * a->c_row;
-        const char *s = hoist ? (const char *)sf : a->sin + row * a->s_row;
-        if (mode == 0) {
-            rk256_rot_half_block(x, c, s, len / 2, backward, xdt, kdt);
-        } else if (mode == 1 && hoist) {
-            rk256_rot_interleave_row_signed(x, cf, sf, a->cos, a->sin, len, backward, xdt, cdt);
-        } else if (mode == 1) {
-            rk256_rot_interleave_row(x, c, s, len, backward, xdt, kdt);
-        } else if (mode == 2) {
-            const int64_t q = len / 4;
-            rk256_rot_half_block(x, c, s, q, backward, xdt, kdt);
-            rk256_rot_half_block(x + 2 * q * xs, c + 2 * q * cs, s + 2 * q * cs, q, backward, xdt,
-                                 kdt);
-        } else {
-            rk256_rot_ihalf_row(x, c, s, len, a->scratch, backward, xdt, kdt);
-        }
-    }
+/* Widening pays for f16/bf16 coefficients and for the signed sin of fp32 interleave
+ * backward; bf16 x keeps its split-lane loads of the original row, and fp32 interleave
+ * forward its vaddsubps. */
+RK_INLINE int rk256_rot_hoist_wanted(int mode, int backward, int split, enum rk_kdtype xdt,
+                                     enum rk_kdtype cdt) {
+    (void)split;
+    return xdt != RK_KDT_BF16 && (cdt != RK_KDT_F32 || (mode == 1 && backward));
 }
 
-#define RK_DEFINE_AVX2_KERNELS(mode_name, mode_id, xd, cd)                                         \
-    void rk_rot_##mode_name##_fwd_##xd##cd##__avx2(const struct rk_rot_rows *a) {                  \
-        rk256_rot_rows(a, mode_id, 0, RK_DT_##xd, RK_DT_##cd);                                     \
-    }                                                                                              \
-    void rk_rot_##mode_name##_bwd_##xd##cd##__avx2(const struct rk_rot_rows *a) {                  \
-        rk256_rot_rows(a, mode_id, 1, RK_DT_##xd, RK_DT_##cd);                                     \
-    }
+#define RKV(name) rk256_##name
+#define RKV_HOIST_ALIGN _Alignof(float)
+#include "kernels/rot/rot_rows.h"
 
-#endif /* ROPEKIT_KERNELS_ROT_AVX2_IMPL_H_ */
+#define RK_DEFINE_ROT_AVX2(m, xd, cd)                                                              \
+    RK_KERNEL void rk_rot_##m##_fwd_##xd##cd##__avx2(const struct rk_rot_rows *a) {                \
+        rk256_rot_rows(a, RK_MODE_INDEX_##m, 0, RK_DT_##xd, RK_DT_##cd);                           \
+    }                                                                                              \
+    RK_KERNEL void rk_rot_##m##_bwd_##xd##cd##__avx2(const struct rk_rot_rows *a) {                \
+        rk256_rot_rows(a, RK_MODE_INDEX_##m, 1, RK_DT_##xd, RK_DT_##cd);                           \
+    }
+#define RK_DEFINE_ROT_MODE(m, id) RK_DTYPE_PAIRS(RK_DEFINE_ROT_AVX2, m)
+RK_ROT_MODES(RK_DEFINE_ROT_MODE)

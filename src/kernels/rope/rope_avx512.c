@@ -1,21 +1,9 @@
-/* AVX-512 loops of the rope kernels (heads contiguous, coefficients contiguous). */
-#ifndef ROPEKIT_KERNELS_ROPE_AVX512_IMPL_H_
-#define ROPEKIT_KERNELS_ROPE_AVX512_IMPL_H_
-
-#include <string.h>
-
-#include "kernels/prefetch.h"
+/* The AVX-512 rope kernels, both styles and every dtype pair (heads and coefficients
+ * contiguous). Built twice: the avx512 set, and with RK512_HW_BF16 and -mavx512bf16 the
+ * avx512bf16 set (simd/simd_avx512.h). */
+#include "kernels/kernel_list.h"
 #include "kernels/rope_kernel.h"
-#include "kernels/simd_avx512.h"
-
-#define RK_DT_f32 RK_KDT_F32
-#define RK_DT_f16 RK_KDT_F16
-#define RK_DT_bf16 RK_KDT_BF16
-#define RK_SIZE(dt) ((dt) == RK_KDT_F32 ? 4 : 2)
-
-/* Coefficients per call are shared by every head: with several heads they are widened
- * (and, for GPT-J, duplicated onto both pair members) once into fp32 on the stack. */
-#define RK512_ROPE_HOIST_MAX 512
+#include "kernels/simd/simd_avx512.h"
 
 /* One block of 16 pairs at j. Full blocks pass the constant mask 0xffff, which the
  * compiler folds: no masks and no mask branches in the main loops. */
@@ -163,56 +151,26 @@ RK_INLINE void rk512_widen_coeffs(const char *src, float *dst, int64_t h, int du
     }
 }
 
-RK_INLINE void rk512_rope_rows(const struct rk_rope_rows *a, int gptj, enum rk_kdtype xdt,
-                               enum rk_kdtype cdt) {
-    const int64_t h = a->half, xs = RK_SIZE(xdt);
-    const int hoist = a->heads > 1 && h <= RK512_ROPE_HOIST_MAX &&
-                      (gptj || cdt != RK_KDT_F32 || xdt == RK_KDT_BF16);
-    _Alignas(64) float cf[2 * RK512_ROPE_HOIST_MAX];
-    _Alignas(64) float sf[2 * RK512_ROPE_HOIST_MAX];
-    /* bf16 works on split lanes (see above): plain coefficients for GPT-J, split ones
-     * for NeoX. */
-    const int bf16 = xdt == RK_KDT_BF16, dup = gptj && !bf16;
-    if (hoist && bf16 && !gptj) {
-        for (int64_t j = 0; j < h; j += 32) {
-            rk512_split_to_f32(a->cos + j * RK_SIZE(cdt), h - j, cdt, cf + j);
-            rk512_split_to_f32(a->sin + j * RK_SIZE(cdt), h - j, cdt, sf + j);
-        }
-    } else if (hoist) {
-        rk512_widen_coeffs(a->cos, cf, h, dup, 0, cdt);
-        rk512_widen_coeffs(a->sin, sf, h, dup, dup, cdt);
-    }
-    /* Out of place, whole heads are read (the pass-through is copied) and written. */
-    const int64_t used = (a->in == a->out ? 2 * h : a->head_size) * xs;
-    const int64_t ahead = a->prefetch ? rk_prefetch_rows_ahead(a->in_head) : 0;
-    for (int64_t head = 0; head < a->heads; head++) {
-        const char *in = a->in + head * a->in_head;
-        char *out = a->out + head * a->out_head;
-        if (ahead) {
-            rk_prefetch_row(in, a->in_head, ahead, used);
-            if (out != in)
-                rk_prefetch_row(out, a->out_head, ahead, used);
-        }
-        if (hoist && bf16 && gptj)
-            rk512_rope_gptj_bf16_head(in, out, cf, sf, h);
-        else if (hoist && bf16)
-            rk512_rope_neox_bf16_head(in, out, cf, sf, h);
-        else if (hoist && gptj)
-            rk512_rope_gptj_head_dup(in, out, cf, sf, h, xdt);
-        else if (hoist)
-            rk512_rope_neox_head(in, out, (const char *)cf, (const char *)sf, h, xdt, RK_KDT_F32);
-        else if (gptj)
-            rk512_rope_gptj_head(in, out, a->cos, a->sin, h, xdt, cdt);
-        else
-            rk512_rope_neox_head(in, out, a->cos, a->sin, h, xdt, cdt);
-        if (out != in && a->head_size > 2 * h)
-            memcpy(out + 2 * h * xs, in + 2 * h * xs, (size_t)((a->head_size - 2 * h) * xs));
-    }
+/* Widening pays for f16/bf16 coefficients, for GPT-J (duplicated and signed) and for
+ * bf16 x, which works on split lanes (see above): plain coefficients for GPT-J, split
+ * ones for NeoX. */
+RK_INLINE int rk512_rope_hoist_wanted(int gptj, enum rk_kdtype xdt, enum rk_kdtype cdt) {
+    return gptj || cdt != RK_KDT_F32 || xdt == RK_KDT_BF16;
 }
 
-#define RK_DEFINE_ROPE_AVX512(style_name, style_id, xd, cd)                                        \
-    void RK512_NAME(rk_rope_##style_name##_##xd##cd)(const struct rk_rope_rows *a) {               \
-        rk512_rope_rows(a, style_id, RK_DT_##xd, RK_DT_##cd);                                      \
-    }
+/* Both coefficient rows; a macro, as an inline function changes the code GCC generates
+ * for the hoisted heads. */
+#define rk512_rope_widen(cos, sin, cf, sf, h, dup, cdt)                                            \
+    (rk512_widen_coeffs(cos, cf, h, dup, 0, cdt), rk512_widen_coeffs(sin, sf, h, dup, dup, cdt))
 
-#endif /* ROPEKIT_KERNELS_ROPE_AVX512_IMPL_H_ */
+#define RKV(name) rk512_##name
+#define RKV_HOIST_ALIGN 64
+#define RKV_ROPE_BF16_SPLIT 1
+#include "kernels/rope/rope_rows.h"
+
+#define RK_DEFINE_ROPE_AVX512(st, xd, cd)                                                          \
+    RK_KERNEL void RK512_NAME(rk_rope_##st##_##xd##cd)(const struct rk_rope_rows *a) {             \
+        rk512_rope_rows(a, RK_STYLE_INDEX_##st == RK_ROPE_GPTJ, RK_DT_##xd, RK_DT_##cd);           \
+    }
+#define RK_DEFINE_ROPE_STYLE(st, id) RK_DTYPE_PAIRS(RK_DEFINE_ROPE_AVX512, st)
+RK_ROPE_STYLES(RK_DEFINE_ROPE_STYLE)

@@ -1,16 +1,9 @@
-/* AVX-512 row loops of the partial-rotary kernels (contiguous rows only). Each
- * rot_<mode>_avx512.c instantiates them with constant mode, direction and dtypes.
- * Tails use masked loads and stores; results equal the scalar kernels bit for bit. */
-#ifndef ROPEKIT_KERNELS_ROT_AVX512_IMPL_H_
-#define ROPEKIT_KERNELS_ROT_AVX512_IMPL_H_
-
-#include "kernels/prefetch.h"
-#include "kernels/simd_avx512.h"
-
-#define RK_DT_f32 RK_KDT_F32
-#define RK_DT_f16 RK_KDT_F16
-#define RK_DT_bf16 RK_KDT_BF16
-#define RK_SIZE(dt) ((dt) == RK_KDT_F32 ? 4 : 2)
+/* The AVX-512 partial-rotary kernels, every mode, direction and dtype pair (contiguous
+ * rows only). Tails use masked loads and stores; results equal the scalar kernels bit for
+ * bit. Built twice: the avx512 set, and with RK512_HW_BF16 and -mavx512bf16 the
+ * avx512bf16 set (simd/simd_avx512.h). */
+#include "kernels/kernel_list.h"
+#include "kernels/simd/simd_avx512.h"
 
 /* Each loop below runs its full 16-lane blocks with the constant mask 0xffff, which the
  * compiler folds (no masks, no mask branches), and one masked block for the tail. */
@@ -82,8 +75,14 @@ RK_INLINE void rk512_rot_signed_step(char *x, const float *c, const float *ss, i
     rk512_store(x + k * xs, _mm512_add_ps(_mm512_mul_ps(v, cv), p2), xdt, m);
 }
 
+/* c0/s0, the original row, are not needed: the tail is a masked block. */
 RK_INLINE void rk512_rot_interleave_row_signed(char *x, const float *c, const float *ss,
-                                               int64_t len, int backward, enum rk_kdtype xdt) {
+                                               const char *c0, const char *s0, int64_t len,
+                                               int backward, enum rk_kdtype xdt,
+                                               enum rk_kdtype cdt) {
+    (void)c0;
+    (void)s0;
+    (void)cdt;
     int64_t k = 0;
     for (; k + 16 <= len; k += 16)
         rk512_rot_signed_step(x, c, ss, k, (__mmask16)0xffff, backward, xdt);
@@ -244,73 +243,26 @@ RK_INLINE void rk512_rot_ihalf_row(char *x, const char *c, const char *s, int64_
     }
 }
 
-/* Rows that share one cos/sin row (a broadcast over heads) widen it once into fp32 on
- * the stack; interleave also gets the signed sin above. */
-#define RK512_ROT_HOIST_MAX 1024
-
-/* mode: 0 half, 1 interleave, 2 quarter, 3 interleave-half. */
-RK_INLINE void rk512_rot_rows(const struct rk_rot_rows *a, int mode, int backward,
-                              enum rk_kdtype xdt, enum rk_kdtype cdt) {
-    const int64_t len = a->len, xs = RK_SIZE(xdt), cs_in = RK_SIZE(cdt);
-    /* bf16 x in half, interleave and quarter mode runs on split lanes (see above). */
-    const int split = xdt == RK_KDT_BF16 && mode != 3;
-    const int hoist = a->rows > 1 && a->c_row == 0 && a->s_row == 0 && len <= RK512_ROT_HOIST_MAX &&
-                      (cdt != RK_KDT_F32 || mode == 1 || split);
-    /* Split coefficients: the row's runs (interleave 1 of len, half 2 of len / 2,
-     * quarter 4 of len / 4), each at a multiple of its length rounded up to 32. */
-    const int64_t runs = mode == 1 ? 1 : mode == 2 ? 4 : 2, run = len / runs;
-    const int64_t run32 = (run + 31) / 32 * 32;
-    _Alignas(64) float cf[RK512_ROT_HOIST_MAX];
-    _Alignas(64) float sf[RK512_ROT_HOIST_MAX];
-    if (hoist && split) {
-        for (int64_t r = 0; r < runs; r++) {
-            rk512_split_run(a->cos + r * run * cs_in, run, cdt, cf + r * run32);
-            rk512_split_run(a->sin + r * run * cs_in, run, cdt, sf + r * run32);
-        }
-    } else if (hoist) {
-        rk512_widen_row(a->cos, cf, len, 0, cdt);
-        rk512_widen_row(a->sin, sf, len, mode == 1, cdt);
-    }
-    const enum rk_kdtype kdt = hoist && !split ? RK_KDT_F32 : cdt;
-    const int64_t cs = RK_SIZE(kdt);
-    const float *hc = hoist ? cf : NULL, *hs = hoist ? sf : NULL;
-    const int64_t ahead = a->prefetch ? rk_prefetch_rows_ahead(a->x_row) : 0;
-    for (int64_t row = 0; row < a->rows; row++) {
-        char *x = a->x + row * a->x_row;
-        if (ahead)
-            rk_prefetch_row(x, a->x_row, ahead, len * xs);
-        const char *c = hoist ? (const char *)cf : a->cos + row * a->c_row;
-        const char *s = hoist ? (const char *)sf : a->sin + row * a->s_row;
-        if (split && mode == 1) {
-            rk512_rot_interleave_bf16_row(x, c, s, hc, hs, len, backward, cdt);
-        } else if (split) { /* half: one rotate-half of run; quarter: two */
-            for (int64_t part = 0; part < runs / 2; part++)
-                rk512_rot_half_bf16(x + 2 * part * run * xs, c + 2 * part * run * cs,
-                                    s + 2 * part * run * cs, hc ? hc + 2 * part * run32 : NULL,
-                                    hs ? hs + 2 * part * run32 : NULL, run, run32, backward, cdt);
-        } else if (mode == 0) {
-            rk512_rot_half_block(x, c, s, len / 2, backward, xdt, kdt);
-        } else if (mode == 1 && hoist) {
-            rk512_rot_interleave_row_signed(x, cf, sf, len, backward, xdt);
-        } else if (mode == 1) {
-            rk512_rot_interleave_row(x, c, s, len, backward, xdt, kdt);
-        } else if (mode == 2) {
-            const int64_t q = len / 4;
-            rk512_rot_half_block(x, c, s, q, backward, xdt, kdt);
-            rk512_rot_half_block(x + 2 * q * xs, c + 2 * q * cs, s + 2 * q * cs, q, backward, xdt,
-                                 kdt);
-        } else {
-            rk512_rot_ihalf_row(x, c, s, len, a->scratch, backward, xdt, kdt);
-        }
-    }
+/* A broadcast cos/sin row is widened once (rot/rot_rows.h) for f16/bf16 coefficients,
+ * for the signed sin of interleave, and split alike for bf16 x on split lanes. */
+RK_INLINE int rk512_rot_hoist_wanted(int mode, int backward, int split, enum rk_kdtype xdt,
+                                     enum rk_kdtype cdt) {
+    (void)backward;
+    (void)xdt;
+    return cdt != RK_KDT_F32 || mode == 1 || split;
 }
 
-#define RK_DEFINE_AVX512_KERNELS(mode_name, mode_id, xd, cd)                                       \
-    void RK512_NAME(rk_rot_##mode_name##_fwd_##xd##cd)(const struct rk_rot_rows *a) {              \
-        rk512_rot_rows(a, mode_id, 0, RK_DT_##xd, RK_DT_##cd);                                     \
-    }                                                                                              \
-    void RK512_NAME(rk_rot_##mode_name##_bwd_##xd##cd)(const struct rk_rot_rows *a) {              \
-        rk512_rot_rows(a, mode_id, 1, RK_DT_##xd, RK_DT_##cd);                                     \
-    }
+#define RKV(name) rk512_##name
+#define RKV_HOIST_ALIGN 64
+#define RKV_ROT_BF16_SPLIT 1
+#include "kernels/rot/rot_rows.h"
 
-#endif /* ROPEKIT_KERNELS_ROT_AVX512_IMPL_H_ */
+#define RK_DEFINE_ROT_AVX512(m, xd, cd)                                                            \
+    RK_KERNEL void RK512_NAME(rk_rot_##m##_fwd_##xd##cd)(const struct rk_rot_rows *a) {            \
+        rk512_rot_rows(a, RK_MODE_INDEX_##m, 0, RK_DT_##xd, RK_DT_##cd);                           \
+    }                                                                                              \
+    RK_KERNEL void RK512_NAME(rk_rot_##m##_bwd_##xd##cd)(const struct rk_rot_rows *a) {            \
+        rk512_rot_rows(a, RK_MODE_INDEX_##m, 1, RK_DT_##xd, RK_DT_##cd);                           \
+    }
+#define RK_DEFINE_ROT_MODE(m, id) RK_DTYPE_PAIRS(RK_DEFINE_ROT_AVX512, m)
+RK_ROT_MODES(RK_DEFINE_ROT_MODE)

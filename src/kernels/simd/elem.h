@@ -1,15 +1,30 @@
-/* Per-element helpers shared by the scalar kernels: load/store by dtype (widening
- * exactly, narrowing with RNE, NaN made canonical) and the two pair formulas of SPEC §1. Each
- * product is its own rounded fp32 multiply and each output one add or subtract; the build uses
+/* Element helpers of every kernel: the dtype tokens and sizes the kernel definitions use,
+ * load/store of one element by dtype (widening exactly, narrowing with RNE, NaN made
+ * canonical) and the two pair formulas of SPEC §1. The scalar kernels are built from them,
+ * and the SIMD kernels use them for the pairs at the ends of rows. Each product is its own
+ * rounded fp32 multiply and each output one add or subtract; the build uses
  * -ffp-contract=off so no FMA is formed. */
-#ifndef ROPEKIT_KERNELS_SCALAR_ELEM_H_
-#define ROPEKIT_KERNELS_SCALAR_ELEM_H_
+#ifndef ROPEKIT_KERNELS_SIMD_ELEM_H_
+#define ROPEKIT_KERNELS_SIMD_ELEM_H_
 
 #include <stdint.h>
 #include <string.h>
 
 #include "core/dtype_convert.h"
 #include "kernels/rot_kernel.h"
+
+#define RK_INLINE static inline __attribute__((always_inline))
+
+/* Kernel entry points take every helper inline, however large their translation unit:
+ * left to GCC's unit-wide inline budget, one file holding all modes of an ISA got the
+ * scalar conversions of the AVX2 row tails as calls (f16 rows with tails 40% slower). */
+#define RK_KERNEL __attribute__((flatten))
+
+/* The dtype of a kernel name's token (f32, f16, bf16) and its size in bytes. */
+#define RK_DT_f32 RK_KDT_F32
+#define RK_DT_f16 RK_KDT_F16
+#define RK_DT_bf16 RK_KDT_BF16
+#define RK_SIZE(dt) ((dt) == RK_KDT_F32 ? 4 : 2)
 
 static inline float rk_load_elem(const char *p, enum rk_kdtype dt) {
     uint16_t h;
@@ -69,4 +84,4 @@ static inline void rk_pair_backward(float a, float b, float cp, float sp, float 
     *ob = bc - as;
 }
 
-#endif /* ROPEKIT_KERNELS_SCALAR_ELEM_H_ */
+#endif /* ROPEKIT_KERNELS_SIMD_ELEM_H_ */

@@ -1,20 +1,13 @@
-/* Generic scalar row loop of the partial-rotary kernels. Each rot_<mode>_scalar.c
- * instantiates it with constant mode, direction and dtypes, so every variant compiles
- * to a specialised loop. The scalar kernels accept any element stride; they are the
- * oracle the SIMD kernels are tested against. */
-#ifndef ROPEKIT_KERNELS_ROT_SCALAR_IMPL_H_
-#define ROPEKIT_KERNELS_ROT_SCALAR_IMPL_H_
-
-#include "kernels/scalar_elem.h"
-
-#define RK_DT_f32 RK_KDT_F32
-#define RK_DT_f16 RK_KDT_F16
-#define RK_DT_bf16 RK_KDT_BF16
+/* The scalar partial-rotary kernels, every mode, direction and dtype pair: the complete
+ * fallback on every CPU and the oracle the SIMD kernels are tested against. They accept
+ * any element stride. */
+#include "kernels/kernel_list.h"
+#include "kernels/simd/elem.h"
 
 /* Rotates the pair at positions (p, r), reading and writing x in place. */
-static inline __attribute__((always_inline)) void
-rk_rot_pair_inplace(const struct rk_rot_rows *a, char *x, const char *c, const char *s, int64_t p,
-                    int64_t r, int backward, enum rk_kdtype xdt, enum rk_kdtype cdt) {
+RK_INLINE void rk_rot_pair_inplace(const struct rk_rot_rows *a, char *x, const char *c,
+                                   const char *s, int64_t p, int64_t r, int backward,
+                                   enum rk_kdtype xdt, enum rk_kdtype cdt) {
     float va = rk_load_elem(x + p * a->x_col, xdt);
     float vb = rk_load_elem(x + r * a->x_col, xdt);
     float cp = rk_load_elem(c + p * a->c_col, cdt), sp = rk_load_elem(s + p * a->s_col, cdt);
@@ -31,10 +24,8 @@ rk_rot_pair_inplace(const struct rk_rot_rows *a, char *x, const char *c, const c
 /* Modes whose pairs are local (half, interleave, quarter): each pair is read fully
  * before it is written, so in-place needs no scratch. mode: 0 half, 1 interleave,
  * 2 quarter. */
-static inline __attribute__((always_inline)) void rk_rot_rows_pairs(const struct rk_rot_rows *a,
-                                                                    int mode, int backward,
-                                                                    enum rk_kdtype xdt,
-                                                                    enum rk_kdtype cdt) {
+RK_INLINE void rk_rot_rows_pairs(const struct rk_rot_rows *a, int mode, int backward,
+                                 enum rk_kdtype xdt, enum rk_kdtype cdt) {
     const int64_t h = a->len / 2, q = a->len / 4;
     for (int64_t row = 0; row < a->rows; row++) {
         char *x = a->x + row * a->x_row;
@@ -58,10 +49,8 @@ static inline __attribute__((always_inline)) void rk_rot_rows_pairs(const struct
 /* Interleave-half moves elements between layouts, so each row is first widened into
  * scratch (exact) and then written. Forward: interleaved in, half layout out;
  * backward: half layout in, interleaved out. */
-static inline __attribute__((always_inline)) void rk_rot_rows_ihalf(const struct rk_rot_rows *a,
-                                                                    int backward,
-                                                                    enum rk_kdtype xdt,
-                                                                    enum rk_kdtype cdt) {
+RK_INLINE void rk_rot_rows_ihalf(const struct rk_rot_rows *a, int backward, enum rk_kdtype xdt,
+                                 enum rk_kdtype cdt) {
     const int64_t h = a->len / 2;
     float *v = a->scratch;
     for (int64_t row = 0; row < a->rows; row++) {
@@ -89,13 +78,21 @@ static inline __attribute__((always_inline)) void rk_rot_rows_ihalf(const struct
     }
 }
 
-/* Defines rk_rot_<mode>_{fwd,bwd}_<x><cs>__scalar for one dtype pair. */
-#define RK_DEFINE_PAIR_KERNELS(mode_name, mode_id, xd, cd)                                         \
-    void rk_rot_##mode_name##_fwd_##xd##cd##__scalar(const struct rk_rot_rows *a) {                \
-        rk_rot_rows_pairs(a, mode_id, 0, RK_DT_##xd, RK_DT_##cd);                                  \
-    }                                                                                              \
-    void rk_rot_##mode_name##_bwd_##xd##cd##__scalar(const struct rk_rot_rows *a) {                \
-        rk_rot_rows_pairs(a, mode_id, 1, RK_DT_##xd, RK_DT_##cd);                                  \
-    }
+/* mode: 0 half, 1 interleave, 2 quarter, 3 interleave-half. */
+RK_INLINE void rk_rot_rows_scalar(const struct rk_rot_rows *a, int mode, int backward,
+                                  enum rk_kdtype xdt, enum rk_kdtype cdt) {
+    if (mode == 3)
+        rk_rot_rows_ihalf(a, backward, xdt, cdt);
+    else
+        rk_rot_rows_pairs(a, mode, backward, xdt, cdt);
+}
 
-#endif /* ROPEKIT_KERNELS_ROT_SCALAR_IMPL_H_ */
+#define RK_DEFINE_ROT_SCALAR(m, xd, cd)                                                            \
+    RK_KERNEL void rk_rot_##m##_fwd_##xd##cd##__scalar(const struct rk_rot_rows *a) {              \
+        rk_rot_rows_scalar(a, RK_MODE_INDEX_##m, 0, RK_DT_##xd, RK_DT_##cd);                       \
+    }                                                                                              \
+    RK_KERNEL void rk_rot_##m##_bwd_##xd##cd##__scalar(const struct rk_rot_rows *a) {              \
+        rk_rot_rows_scalar(a, RK_MODE_INDEX_##m, 1, RK_DT_##xd, RK_DT_##cd);                       \
+    }
+#define RK_DEFINE_ROT_MODE(m, id) RK_DTYPE_PAIRS(RK_DEFINE_ROT_SCALAR, m)
+RK_ROT_MODES(RK_DEFINE_ROT_MODE)

@@ -1,6 +1,0 @@
-/* Scalar gptj-style rope kernels, every dtype pair. */
-#include "kernels/kernel_list.h"
-#include "kernels/rope_scalar_impl.h"
-
-#define RK_DEFINE_GPTJ(s, xd, cd) RK_DEFINE_ROPE_KERNEL(s, 1, xd, cd)
-RK_DTYPE_PAIRS(RK_DEFINE_GPTJ, gptj)

@@ -1,4 +1,0 @@
-/* neox kernels of the AVX-512 + BF16 set: the AVX-512 sources, narrowing to bf16 in
- * hardware. */
-#define RK512_HW_BF16 1
-#include "kernels/rope_neox_avx512.c"

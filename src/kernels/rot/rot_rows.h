@@ -1,0 +1,109 @@
+/* The row driver of the SIMD partial-rotary kernels, one shape for AVX2 and AVX-512:
+ * rows that share one cos/sin row (a broadcast over heads) get it widened once into fp32
+ * on the stack, rows ahead are prefetched, and each row goes to its mode's row function.
+ * rot_avx2.c and rot_avx512.c include it after defining RKV(name) (their prefix, rk256_
+ * or rk512_), RKV_HOIST_ALIGN (the alignment of the widened rows) and the functions
+ * listed below. With RKV_ROT_BF16_SPLIT (AVX-512), bf16 x in half, interleave and quarter
+ * mode runs on split lanes, and its broadcast row is widened split alike. */
+#ifndef ROPEKIT_KERNELS_ROT_ROT_ROWS_H_
+#define ROPEKIT_KERNELS_ROT_ROT_ROWS_H_
+
+#include <stddef.h>
+
+#include "kernels/prefetch.h"
+#include "kernels/rot_kernel.h"
+#include "kernels/simd/elem.h"
+
+#if !defined(RKV) || !defined(RKV_HOIST_ALIGN)
+#error "define RKV(name) and RKV_HOIST_ALIGN before including rot/rot_rows.h"
+#endif
+
+#define RK_ROT_HOIST_MAX 1024
+
+/* The functions the including ISA provides. */
+#define rkv_rot_hoist_wanted RKV(rot_hoist_wanted)
+#define rkv_widen_row RKV(widen_row)
+#define rkv_rot_half_block RKV(rot_half_block)
+#define rkv_rot_interleave_row RKV(rot_interleave_row)
+#define rkv_rot_interleave_row_signed RKV(rot_interleave_row_signed)
+#define rkv_rot_ihalf_row RKV(rot_ihalf_row)
+#if defined(RKV_ROT_BF16_SPLIT)
+#define rkv_split_run RKV(split_run)
+#define rkv_rot_half_bf16 RKV(rot_half_bf16)
+#define rkv_rot_interleave_bf16_row RKV(rot_interleave_bf16_row)
+#endif
+
+/* mode: 0 half, 1 interleave, 2 quarter, 3 interleave-half. */
+RK_INLINE void RKV(rot_rows)(const struct rk_rot_rows *a, int mode, int backward,
+                             enum rk_kdtype xdt, enum rk_kdtype cdt) {
+    const int64_t len = a->len, xs = RK_SIZE(xdt);
+#if defined(RKV_ROT_BF16_SPLIT)
+    const int split = xdt == RK_KDT_BF16 && mode != 3;
+#else
+    const int split = 0;
+#endif
+    const int hoist = a->rows > 1 && a->c_row == 0 && a->s_row == 0 && len <= RK_ROT_HOIST_MAX &&
+                      rkv_rot_hoist_wanted(mode, backward, split, xdt, cdt);
+#if defined(RKV_ROT_BF16_SPLIT)
+    /* Split coefficients: the row's runs (interleave 1 of len, half 2 of len / 2,
+     * quarter 4 of len / 4), each at a multiple of its length rounded up to 32. */
+    const int64_t runs = mode == 1 ? 1 : mode == 2 ? 4 : 2, run = len / runs;
+    const int64_t run32 = (run + 31) / 32 * 32, cs_in = RK_SIZE(cdt);
+#endif
+    _Alignas(RKV_HOIST_ALIGN) float cf[RK_ROT_HOIST_MAX];
+    _Alignas(RKV_HOIST_ALIGN) float sf[RK_ROT_HOIST_MAX];
+    if (hoist && split) {
+#if defined(RKV_ROT_BF16_SPLIT)
+        for (int64_t r = 0; r < runs; r++) {
+            rkv_split_run(a->cos + r * run * cs_in, run, cdt, cf + r * run32);
+            rkv_split_run(a->sin + r * run * cs_in, run, cdt, sf + r * run32);
+        }
+#endif
+    } else if (hoist) {
+        rkv_widen_row(a->cos, cf, len, 0, cdt);
+        rkv_widen_row(a->sin, sf, len, mode == 1, cdt);
+    }
+    const enum rk_kdtype kdt = hoist && !split ? RK_KDT_F32 : cdt;
+    const int64_t cs = RK_SIZE(kdt);
+#if defined(RKV_ROT_BF16_SPLIT)
+    const float *hc = hoist ? cf : NULL, *hs = hoist ? sf : NULL;
+#endif
+    const int64_t ahead = a->prefetch ? rk_prefetch_rows_ahead(a->x_row) : 0;
+    for (int64_t row = 0; row < a->rows; row++) {
+        char *x = a->x + row * a->x_row;
+        if (ahead)
+            rk_prefetch_row(x, a->x_row, ahead, len * xs);
+        const char *c = hoist ? (const char *)cf : a->cos + row * a->c_row;
+        const char *s = hoist ? (const char *)sf : a->sin + row * a->s_row;
+#if defined(RKV_ROT_BF16_SPLIT)
+        if (split && mode == 1) {
+            rkv_rot_interleave_bf16_row(x, c, s, hc, hs, len, backward, cdt);
+            continue;
+        }
+        if (split) { /* half: one rotate-half of run; quarter: two */
+            for (int64_t part = 0; part < runs / 2; part++) {
+                rkv_rot_half_bf16(x + 2 * part * run * xs, c + 2 * part * run * cs,
+                                  s + 2 * part * run * cs, hc ? hc + 2 * part * run32 : NULL,
+                                  hs ? hs + 2 * part * run32 : NULL, run, run32, backward, cdt);
+            }
+            continue;
+        }
+#endif
+        if (mode == 0) {
+            rkv_rot_half_block(x, c, s, len / 2, backward, xdt, kdt);
+        } else if (mode == 1 && hoist) {
+            rkv_rot_interleave_row_signed(x, cf, sf, a->cos, a->sin, len, backward, xdt, cdt);
+        } else if (mode == 1) {
+            rkv_rot_interleave_row(x, c, s, len, backward, xdt, kdt);
+        } else if (mode == 2) {
+            const int64_t q = len / 4;
+            rkv_rot_half_block(x, c, s, q, backward, xdt, kdt);
+            rkv_rot_half_block(x + 2 * q * xs, c + 2 * q * cs, s + 2 * q * cs, q, backward, xdt,
+                               kdt);
+        } else {
+            rkv_rot_ihalf_row(x, c, s, len, a->scratch, backward, xdt, kdt);
+        }
+    }
+}
+
+#endif /* ROPEKIT_KERNELS_ROT_ROT_ROWS_H_ */
