@@ -13,12 +13,16 @@
 #include "core/dtype_convert.h"
 #include "kernels/rot_kernel.h"
 
-#define RK_INLINE static inline __attribute__((always_inline))
-
 /* Kernel entry points take every helper inline, however large their translation unit:
  * left to GCC's unit-wide inline budget, one file holding all modes of an ISA got the
  * scalar conversions of the AVX2 row tails as calls (f16 rows with tails 40% slower). */
+#if defined(__GNUC__)
+#define RK_INLINE static inline __attribute__((always_inline))
 #define RK_KERNEL __attribute__((flatten))
+#else
+#define RK_INLINE static inline
+#define RK_KERNEL
+#endif
 
 /* The dtype of a kernel name's token (f32, f16, bf16) and its size in bytes. */
 #define RK_DT_f32 RK_KDT_F32
