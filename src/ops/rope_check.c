@@ -376,6 +376,9 @@ rk_rope_check_overlaps(const char *api, const struct rk_view_geom geom[6], const
         if (!present[o])
             continue;
         const int in = o - (RK_ROPE_Q_OUT - RK_ROPE_Q_IN);
+#if defined(__GNUC__)
+#pragma GCC unroll 6
+#endif
         for (int i = 0; i < 6; i++) {
             if (!present[i] || i == o)
                 continue;
