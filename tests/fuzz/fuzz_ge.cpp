@@ -67,15 +67,17 @@ bool IsFloat(ge::DataType dt) {
     return dt == ge::DT_FLOAT || dt == ge::DT_FLOAT16 || dt == ge::DT_BF16;
 }
 
-/* Elements of a shape; 0 for an empty one whatever its other (maybe huge) dims. */
+/* Elements of a shape; 0 for an empty one whatever its other (maybe huge) dims. A product
+ * beyond int64 (a huge-dimension mistake) wraps, in unsigned arithmetic, to a value that is
+ * only compared with 0. */
 int64_t Numel(const Dims &d) {
     for (int64_t v : d)
         if (v == 0)
             return 0;
-    int64_t n = 1;
+    uint64_t n = 1;
     for (int64_t v : d)
-        n *= v;
-    return n;
+        n *= static_cast<uint64_t>(v);
+    return static_cast<int64_t>(n);
 }
 
 /* One operator input: a dense host tensor. */

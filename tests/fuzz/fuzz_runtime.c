@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_inplace_partial_rotary_mul.h"
@@ -1358,7 +1359,13 @@ static void cleanup(model *m) {
         if (b->kind != BUF_NONE)
             drop_buffer(m, i);
     }
+    /* A joined thread's /proc entry may outlive pthread_join by a moment; a worker left
+     * running stays. */
     int threads = count_stream_threads();
+    for (int wait = 0; threads != 0 && wait < 200; wait++) {
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
+        threads = count_stream_threads();
+    }
     FZ_CHECK(threads == 0,
              "%d stream worker thread(s) left after aclFinalize and destroying "
              "every stream",
