@@ -63,6 +63,59 @@ static bool rkb_in_list(const char *list, const char *item) {
     return false;
 }
 
+/* The style names of --style, rope's then partial rotary's, in ropekit's enum order. */
+static const char *const rkb_rope_styles[2] = {"neox", "gptj"};
+static const char *const rkb_pr_styles[2] = {"half", "interleave"};
+
+/* Every item of a comma-separated option value must be one of `valid` (n names): else a
+ * message that names the item and lists the valid ones, and false. */
+static bool rkb_list_valid(const char *option, const char *list, const char *const *valid, int n) {
+    for (const char *p = list; p && *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        bool known = false;
+        for (int i = 0; i < n && !known; i++)
+            known = strlen(valid[i]) == len && strncmp(valid[i], p, len) == 0;
+        if (!known) {
+            fprintf(stderr, "ropekit bench: %s %s: unknown value '%.*s'; valid:", option, list,
+                    (int)len, p);
+            for (int i = 0; i < n; i++)
+                fprintf(stderr, "%s %s", i ? "," : "", valid[i]);
+            fprintf(stderr, "\n");
+            return false;
+        }
+        p += len + (end ? 1 : 0);
+    }
+    return true;
+}
+
+/* The option values that name things (workloads, dtypes, styles, faces) are known ones. */
+static bool rkb_lists_valid(const char *workloads, const char *dtypes, const char *styles,
+                            const char *faces) {
+    enum { MAX_NAMES = 64 };
+    const char *names[MAX_NAMES];
+    int nbuiltin, ndt, n = 0;
+    const struct rkb_workload *builtin = rkb_builtin(&nbuiltin);
+    for (int i = 0; i < nbuiltin && n < MAX_NAMES; i++)
+        names[n++] = builtin[i].id;
+    if (!rkb_list_valid("--workload", workloads, names, n))
+        return false;
+    const struct rkb_dtype_choice *dt = rkb_dtype_choices(&ndt);
+    n = 0;
+    for (int i = 0; i < ndt && n < MAX_NAMES; i++)
+        names[n++] = dt[i].name;
+    if (!rkb_list_valid("--dtype", dtypes, names, n))
+        return false;
+    const char *const styles_all[4] = {rkb_rope_styles[0], rkb_rope_styles[1], rkb_pr_styles[0],
+                                       rkb_pr_styles[1]};
+    if (!rkb_list_valid("--style", styles, styles_all, 4))
+        return false;
+    n = 0;
+    for (int f = 0; f < RKB_FACE_COUNT && n < MAX_NAMES; f++)
+        names[n++] = rkb_face_name((enum rkb_face)f);
+    return rkb_list_valid("--faces", faces, names, n);
+}
+
 static int rkb_online_cpus(void) {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n >= 1 ? (int)n : 1;
@@ -131,6 +184,8 @@ static int rkb_parse(int argc, char **argv, struct rkb_run *r) {
             return 2;
         }
     }
+    if (!rkb_lists_valid(r->wanted, r->dtypes, r->styles, r->opt.faces))
+        return 2;
     for (int i = 0; i < nbuiltin; i++)
         if (rkb_in_list(r->wanted, builtin[i].id) || (r->wanted == NULL && ncustom == 0))
             r->workloads[r->nworkloads++] = builtin[i];
@@ -145,8 +200,6 @@ static int rkb_configs(const struct rkb_run *r, const struct rkb_workload *w,
                        struct rkb_config *out) {
     int n = 0;
     const bool rope = w->kind == RKB_ROPE;
-    static const char *rope_styles[2] = {"neox", "gptj"};
-    static const char *pr_styles[2] = {"half", "interleave"};
     const int style_ids[2][2] = {{ROPEKIT_ROPE_NEOX, ROPEKIT_ROPE_GPTJ},
                                  {ROPEKIT_ROTARY_HALF, ROPEKIT_ROTARY_INTERLEAVE}};
     int ndt;
@@ -157,7 +210,7 @@ static int rkb_configs(const struct rkb_run *r, const struct rkb_workload *w,
         if (w->latency && d != 2)
             continue;
         for (int s = 0; s < 2; s++) {
-            if (!rkb_in_list(r->styles, rope ? rope_styles[s] : pr_styles[s]))
+            if (!rkb_in_list(r->styles, rope ? rkb_rope_styles[s] : rkb_pr_styles[s]))
                 continue;
             if (w->latency && s != 0)
                 continue;
