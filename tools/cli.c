@@ -43,3 +43,10 @@ void tk_cli_print_banner(FILE *out) {
         fprintf(out, " (detected %s)", ropekit_isa_name(detected));
     fprintf(out, "  threads %d\n", ropekit_get_num_threads());
 }
+
+void tk_cli_print_valid(FILE *out, const char *const *names, int n) {
+    fprintf(out, "; valid:");
+    for (int i = 0; i < n; i++)
+        fprintf(out, "%s %s", i ? "," : "", names[i]);
+    fprintf(out, "\n");
+}

@@ -18,6 +18,9 @@ bool tk_cli_int_option(int argc, char **argv, int *i, const char *name, int64_t 
 /* True when argv[i] is `name` or starts with `name=`. */
 bool tk_cli_option_is(const char *arg, const char *name);
 
+/* "; valid: a, b, c" and a newline: the end of a message about an unknown value. */
+void tk_cli_print_valid(FILE *out, const char *const *names, int n);
+
 /* The shared one-line run header: "ropekit <version>  isa <active> (detected <d>)
  * threads <n>". */
 void tk_cli_print_banner(FILE *out);

@@ -22,12 +22,13 @@ static void tk_run_usage(FILE *out) {
                  "   interleave-half (partial rotary; default half).\n");
 }
 
+static const char *const tk_rope_styles[2] = {"neox", "gptj"}; /* ropekit_rope_style values */
+
 static bool tk_run_style(const char *name, bool rope, int *style) {
-    static const char *rope_styles[] = {"neox", "gptj"}; /* ropekit_rope_style values */
     const int n = rope ? 2 : ROPEKIT_ROTARY_INTERLEAVE_HALF + 1;
     for (int i = 0; i < n; i++)
-        if (strcmp(name,
-                   rope ? rope_styles[i] : ropekit_rotary_mode_name((ropekit_rotary_mode)i)) == 0) {
+        if (strcmp(name, rope ? tk_rope_styles[i]
+                              : ropekit_rotary_mode_name((ropekit_rotary_mode)i)) == 0) {
             *style = i;
             return true;
         }
@@ -59,7 +60,11 @@ int tk_cmd_run(int argc, char **argv) {
             while (d < ndt && strcmp(val, dtypes[d].name) != 0)
                 d++;
             if (d == ndt) {
-                fprintf(stderr, "ropekit run: unknown dtype '%s'\n", val);
+                const char *names[8];
+                for (int k = 0; k < ndt && k < 8; k++)
+                    names[k] = dtypes[k].name;
+                fprintf(stderr, "ropekit run: unknown dtype '%s'", val);
+                tk_cli_print_valid(stderr, names, ndt < 8 ? ndt : 8);
                 return TK_EXIT_USAGE;
             }
             c.x_dtype = dtypes[d].x;
@@ -70,14 +75,23 @@ int tk_cmd_run(int argc, char **argv) {
             while (f < RKB_FACE_COUNT && strcmp(val, rkb_face_name((enum rkb_face)f)) != 0)
                 f++;
             if (f == RKB_FACE_COUNT) {
-                fprintf(stderr, "ropekit run: unknown face '%s'\n", val);
+                const char *names[RKB_FACE_COUNT];
+                for (int k = 0; k < RKB_FACE_COUNT; k++)
+                    names[k] = rkb_face_name((enum rkb_face)k);
+                fprintf(stderr, "ropekit run: unknown face '%s'", val);
+                tk_cli_print_valid(stderr, names, RKB_FACE_COUNT);
                 return TK_EXIT_USAGE;
             }
             c.face = (enum rkb_face)f;
             i++;
         } else if (!strcmp(argv[i], "--style") && val) {
             if (!tk_run_style(val, rope, &c.style)) {
-                fprintf(stderr, "ropekit run: style '%s' does not apply to %s\n", val, argv[1]);
+                const char *names[4];
+                for (int k = 0; k < 4; k++)
+                    names[k] = rope ? tk_rope_styles[k % 2]
+                                    : ropekit_rotary_mode_name((ropekit_rotary_mode)k);
+                fprintf(stderr, "ropekit run: style '%s' does not apply to %s", val, argv[1]);
+                tk_cli_print_valid(stderr, names, rope ? 2 : 4);
                 return TK_EXIT_USAGE;
             }
             i++;
