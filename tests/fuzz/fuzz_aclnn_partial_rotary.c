@@ -321,7 +321,7 @@ static void derive(tdesc *t) {
         if (lo < INT64_MIN || hi > INT64_MAX)
             t->sane = false;
     }
-    if (hi + item > INT64_MAX)
+    if (hi + item > INT64_MAX || hi + item - lo > INT64_MAX) /* the span's size fits too */
         t->sane = false;
     i128 neg, pos;
     reach_elems(t, &neg, &pos);
