@@ -67,17 +67,18 @@ bool IsFloat(ge::DataType dt) {
     return dt == ge::DT_FLOAT || dt == ge::DT_FLOAT16 || dt == ge::DT_BF16;
 }
 
-/* Elements of a shape; 0 for an empty one whatever its other (maybe huge) dims. A product
- * beyond int64 (a huge-dimension mistake) wraps, in unsigned arithmetic, to a value that is
- * only compared with 0. */
+/* Elements of a shape; 0 for an empty one whatever its other (maybe huge) dims, and
+ * INT64_MAX for a product beyond int64 (a huge-dimension mistake), so that only an empty
+ * shape counts 0. */
 int64_t Numel(const Dims &d) {
     for (int64_t v : d)
         if (v == 0)
             return 0;
-    uint64_t n = 1;
+    int64_t n = 1;
     for (int64_t v : d)
-        n *= static_cast<uint64_t>(v);
-    return static_cast<int64_t>(n);
+        if (v < 0 || __builtin_mul_overflow(n, v, &n))
+            return INT64_MAX;
+    return n;
 }
 
 /* One operator input: a dense host tensor. */
@@ -346,17 +347,9 @@ bool PositionsInRange(const Problem &p) {
  * fit int64 and at most 2^28 bytes each (a shape declared with a huge dimension is left to
  * the library, whose run must then fail cleanly or not at all). */
 bool Holdable(const Problem &p) {
-    for (const Value &v : p.in) {
-        int64_t n = 1;
-        bool empty = false;
-        for (int64_t d : v.shape)
-            empty = empty || d == 0;
-        for (int64_t d : v.shape)
-            if (!empty && (d < 0 || __builtin_mul_overflow(n, d, &n)))
-                return false;
-        if (!empty && n > (int64_t{1} << 28) / 8)
+    for (const Value &v : p.in)
+        if (Numel(v.shape) > (int64_t{1} << 28) / 8)
             return false;
-    }
     return true;
 }
 
@@ -877,9 +870,10 @@ Feeds MakeFeeds(fz_input *in, Problem &p, const Built &b, bool allow_mistakes) {
             break;
         }
         }
-        /* a huge dimension of an empty tensor is still 0 bytes: a valid feed of another
-         * shape, which the model can follow when no description was declared for it */
-        f.mistake = c % 4 != 3 || Numel(v.shape) != 0;
+        /* a huge first dimension of a tensor still empty by another dimension is 0 bytes: a
+         * valid feed of another shape, which the model can follow when no description was
+         * declared for it */
+        f.mistake = c % 4 != 3 || Numel(f.tensors[j].GetTensorDesc().GetShape().GetDims()) != 0;
         if (!f.mistake && !b.declared[order[j].second])
             p.in[order[j].second].shape = f.tensors[j].GetTensorDesc().GetShape().GetDims();
         else if (!f.mistake)
@@ -1099,7 +1093,7 @@ void FuzzOne(fz_input *in) {
             RunAndCheck(in, session, id, p, b, f, predict, want_ok, per_op, why);
         }
         /* new values of the same shapes */
-        if (Knob(in) < 96 && !b.run_err) {
+        if (Knob(in) < 96 && !b.run_err && Holdable(p)) {
             const Problem before = p;
             Refill(in, &p);
             for (size_t i = 0; i < p.in.size(); i++)
