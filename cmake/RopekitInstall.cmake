@@ -30,11 +30,27 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ropekitConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/ropekitConfigVersion.cmake
   DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/ropekit)
 
+# The pkg-config files name the prefix given at install time (cmake --install --prefix),
+# so they are written when installing: pkg-config then prints plain paths such as
+# -I/usr/local/include.
 set(ROPEKIT_PC_LIBS_PRIVATE "-lpthread -lm")
-configure_file(cmake/ropekit.pc.in ${CMAKE_CURRENT_BINARY_DIR}/ropekit.pc @ONLY)
-install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ropekit.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+set(_rk_pc_files ropekit)
 if(ROPEKIT_GE)
-  configure_file(cmake/ropekit-ge.pc.in ${CMAKE_CURRENT_BINARY_DIR}/ropekit-ge.pc @ONLY)
-  install(FILES ${CMAKE_CURRENT_BINARY_DIR}/ropekit-ge.pc
-          DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+  list(APPEND _rk_pc_files ropekit-ge)
 endif()
+set(ROPEKIT_PC_PREFIX "@ROPEKIT_PC_PREFIX@") # filled in at install time
+foreach(_rk_pc ${_rk_pc_files})
+  configure_file(cmake/${_rk_pc}.pc.in ${CMAKE_CURRENT_BINARY_DIR}/${_rk_pc}.pc.in @ONLY)
+  install(CODE "set(ROPEKIT_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+    configure_file(\"${CMAKE_CURRENT_BINARY_DIR}/${_rk_pc}.pc.in\"
+                   \"${CMAKE_CURRENT_BINARY_DIR}/${_rk_pc}.pc\" @ONLY)")
+  install(FILES ${CMAKE_CURRENT_BINARY_DIR}/${_rk_pc}.pc
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endforeach()
+
+# The dynamic loader finds a library in a system directory (such as /usr/local/lib) only
+# after ldconfig has refreshed its cache: cmake/RopekitLdconfig.cmake runs it when root
+# installs there (no DESTDIR, which packaging uses). Other prefixes: the README's install
+# section.
+install(CODE "set(ROPEKIT_INSTALL_LIBDIR \"${CMAKE_INSTALL_LIBDIR}\")")
+install(SCRIPT cmake/RopekitLdconfig.cmake)

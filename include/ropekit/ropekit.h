@@ -98,6 +98,19 @@ ROPEKIT_API size_t ropekit_dtype_size(ropekit_dtype dtype);
 /* "f32", "f16", "bf16", "i64"; "?" otherwise. */
 ROPEKIT_API const char *ropekit_dtype_name(ropekit_dtype dtype);
 
+/* Conversions for filling and reading fp16/bf16 buffers, rounded as the operators round
+ * their results: to nearest, ties to even; overflow gives +-inf; a NaN stays a NaN (bf16
+ * keeps its sign and is made quiet) and never rounds into an infinity. Widening to f32 is
+ * exact. Array forms convert n elements; the buffers must not overlap. */
+ROPEKIT_API uint16_t ropekit_f32_to_bf16(float value);
+ROPEKIT_API float ropekit_bf16_to_f32(uint16_t bits);
+ROPEKIT_API uint16_t ropekit_f32_to_f16(float value);
+ROPEKIT_API float ropekit_f16_to_f32(uint16_t bits);
+ROPEKIT_API void ropekit_f32_to_bf16_array(uint16_t *dst, const float *src, size_t n);
+ROPEKIT_API void ropekit_bf16_to_f32_array(float *dst, const uint16_t *src, size_t n);
+ROPEKIT_API void ropekit_f32_to_f16_array(uint16_t *dst, const float *src, size_t n);
+ROPEKIT_API void ropekit_f16_to_f32_array(float *dst, const uint16_t *src, size_t n);
+
 #define ROPEKIT_MAX_DIMS 8
 
 /* A strided view of memory. Strides count elements (not bytes) and may be zero

@@ -124,6 +124,9 @@ if [ "$(realpath -m "$pc_includedir")" != "$(realpath -m "$inc")" ]; then
         "Continuing with --define-variable=prefix=$prefix."
     define_prefix=(--define-variable=prefix="$prefix")
 fi
+case "$(pc --cflags --libs)" in
+*/../* | *pcfiledir*) fail "pkg-config prints paths that are not plain: $(pc --cflags --libs)" ;;
+esac
 read -r -a cflags <<<"$(pc --cflags)"
 read -r -a libs <<<"$(pc --libs)"
 read -r -a static_libs <<<"$(pc --static --libs)"
