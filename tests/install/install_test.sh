@@ -182,6 +182,19 @@ for kind in shared static; do
     fi
 done
 
+# The README's other way for a prefix of one's own: no run path, LD_LIBRARY_PATH at run
+# time; without it the loader must not find the library (the prefix is not searched).
+build pc_c_no_rpath "$RK_CC" cann_client.c "${c_flags[@]}" "${extra[@]}" "${cflags[@]}" \
+    "$src/cann_client.c" "${libs[@]}" -lm &&
+    if "$work/pc_c_no_rpath" >/dev/null 2>&1; then
+        fail "pc_c_no_rpath started without LD_LIBRARY_PATH: the library was found elsewhere"
+    elif LD_LIBRARY_PATH=$libdir "$work/pc_c_no_rpath" >"$work/pc_c_no_rpath.log" 2>&1; then
+        echo "ok   pc_c_no_rpath with LD_LIBRARY_PATH: $(tail -n 1 "$work/pc_c_no_rpath.log")"
+    else
+        cat "$work/pc_c_no_rpath.log"
+        fail "pc_c_no_rpath failed with LD_LIBRARY_PATH=$libdir"
+    fi
+
 echo "== find_package(ropekit)"
 consumer=$work/consumer
 jobs=$(nproc 2>/dev/null || echo 2)
