@@ -10,15 +10,20 @@ class RopekitError(RuntimeError):
     """A ropekit call failed.
 
     ``status`` is the ropekit_status (native face) or aclnnStatus/aclError (aclnn face)
-    code; ``message`` is the library's last-error text for the calling thread.
+    code and ``status_name`` its name where there is one; ``message`` is the library's
+    last-error text for the calling thread ("<api>: <param> = <value>: <rule>"). The
+    exception reads "<api>: <param> = <value>: <rule> (<status name>, status <n>)", with
+    the API named once.
     """
 
-    def __init__(self, status, message, api=""):
+    def __init__(self, status, message, api="", status_name=""):
         self.status = int(status)
+        self.status_name = status_name
         self.message = message
         self.api = api
-        where = f"{api}: " if api else ""
-        super().__init__(f"{where}status {self.status}: {message}")
+        text = message if not api or message.startswith(f"{api}:") else f"{api}: {message}"
+        code = f"{status_name}, status {self.status}" if status_name else f"status {self.status}"
+        super().__init__(f"{text} ({code})")
 
 
 def library_path():

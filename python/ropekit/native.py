@@ -36,7 +36,7 @@ def status_name(status):
 def _check(status, api):
     """Raises RopekitError for a non-zero ropekit_status."""
     if status != 0:
-        raise RopekitError(status, f"{status_name(status)}: {last_error()}", api)
+        raise RopekitError(status, last_error(), api, status_name(status))
 
 
 def version():

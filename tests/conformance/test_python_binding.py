@@ -84,6 +84,10 @@ def test_native_errors_raise_and_write_nothing(x_shape, cs_shape, mode, start, e
     assert "ropekit_partial_rotary" in info.value.message
     assert ropekit.last_error() in info.value.message
     assert x.tobytes() == before.tobytes()
+    # the API named once, then the library's text, then the status by name and number
+    text = str(info.value)
+    assert text.count("ropekit_partial_rotary") == 1, text
+    assert text == f"{ropekit.last_error()} (ROPEKIT_INVALID_ARGUMENT, status 2)", text
 
 
 def test_read_only_x_and_mixed_cos_sin_types():
