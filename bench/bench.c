@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "busy.h"
 #include "host.h"
 #include "measure.h"
 #include "report.h"
@@ -222,8 +223,9 @@ static int rkb_configs(const struct rkb_run *r, const struct rkb_workload *w,
     return n;
 }
 
-static void rkb_progress(const struct rkb_run *r, int done, int total, const char *what) {
-    if (r->opt.json || !isatty(STDERR_FILENO))
+/* Progress on stderr when it is a terminal (with --json too: the JSON goes to stdout). */
+static void rkb_progress(int done, int total, const char *what) {
+    if (!isatty(STDERR_FILENO))
         return;
     fprintf(stderr, "\r\033[K[%3d/%3d] %s", done, total, what);
     fflush(stderr);
@@ -360,6 +362,8 @@ int rkb_main(int argc, char **argv) {
         free(results);
         return 1;
     }
+    struct rkb_busy busy;
+    rkb_busy_start(&busy);
     for (int i = 0; i < r.nworkloads; i++) {
         int nc = rkb_configs(&r, &r.workloads[i], configs);
         for (int c = 0; c < nc; c++)
@@ -368,7 +372,7 @@ int rkb_main(int argc, char **argv) {
                 snprintf(what, sizeof what, "%s %s %s/%s threads %d", configs[c].w->id,
                          rkb_style_name(&configs[c]), ropekit_dtype_name(configs[c].x_dtype),
                          ropekit_dtype_name(configs[c].cs_dtype), t);
-                rkb_progress(&r, n, total, what);
+                rkb_progress(n, total, what);
                 if (rkb_measure(&r, &configs[c], t, &results[n]))
                     n++;
                 else
@@ -376,9 +380,15 @@ int rkb_main(int argc, char **argv) {
             }
     }
     rkb_neighbour_stop();
-    rkb_progress(&r, n, total, "done");
-    if (!r.opt.json && isatty(STDERR_FILENO))
+    rkb_progress(n, total, "done");
+    if (isatty(STDERR_FILENO))
         fprintf(stderr, "\r\033[K");
+    r.opt.busy_others = rkb_busy_others(&busy);
+    if (r.opt.busy_others > RKB_BUSY_WARN && !r.opt.neighbour)
+        fprintf(stderr,
+                "ropekit bench: warning: other processes used %.0f%% of the %d CPUs while it "
+                "measured; the figures may be disturbed (the ratios less than the times)\n",
+                100 * r.opt.busy_others, busy.cpus);
     if (r.opt.json)
         rkb_report_json(stdout, &r.opt, results, n);
     else

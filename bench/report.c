@@ -188,6 +188,9 @@ void rkb_report_table(FILE *out, const struct rkb_options *opt, const struct rkb
         }
     }
     fprintf(out, "%d of %d targets met\n", met, judged);
+    if (opt->busy_others >= 0)
+        fprintf(out, "other processes used %.0f%% of the CPUs while it measured\n",
+                100 * opt->busy_others);
 }
 
 static void rkb_json_str(FILE *out, const char *s) {
@@ -213,10 +216,11 @@ static void rkb_json_face(FILE *out, const struct rkb_face_result *f) {
 void rkb_report_json(FILE *out, const struct rkb_options *opt, const struct rkb_result *r, int n) {
     fprintf(out,
             "{\n  \"version\": \"%s\",\n  \"isa\": \"%s\",\n  \"max_threads\": %d,\n"
-            "  \"host_openmp\": %s,\n  \"host_parallel_for\": %s,\n  \"neighbour\": %s,\n",
+            "  \"host_openmp\": %s,\n  \"host_parallel_for\": %s,\n  \"neighbour\": %s,\n"
+            "  \"busy_others\": %.3f,\n",
             ropekit_version_string(), ropekit_isa_name(ropekit_isa_detected()), opt->max_threads,
             opt->host_openmp ? "true" : "false", opt->host_parallel_for ? "true" : "false",
-            opt->neighbour ? "true" : "false");
+            opt->neighbour ? "true" : "false", opt->busy_others);
     fprintf(out, "  \"results\": [\n");
     for (int i = 0; i < n; i++) {
         const struct rkb_result *x = &r[i];

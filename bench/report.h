@@ -17,6 +17,8 @@ struct rkb_options {
     bool neighbour;         /* another process spinning on a core throughout */
     bool host_parallel_for; /* the library's parallel work on the host's OpenMP threads */
     const char *faces;      /* comma-separated face names (NULL: all) */
+    double busy_others;     /* share of the CPUs other processes used while it measured
+                             * (bench/busy.h; negative: unknown) */
 };
 
 /* One face of one configuration at one thread count. */

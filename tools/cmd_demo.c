@@ -85,5 +85,11 @@ int tk_cmd_demo(int argc, char **argv) {
 #undef TK_DEMO_SUITE_RUN_
     tk_acl_close(&acl);
     printf("%d of %d rows passed\n", table.rows - table.failed, table.rows);
+    printf("\nshape: x for PartialRotaryMul; T x (query heads + key heads) x headSize for\n"
+           "  RopeWithSinCosCache. max|err|: the largest |result - float64 reference|.\n"
+           "  err/bnd: the largest error as a share of its element's bound (SPEC 6: relative\n"
+           "  to |a*c| + |b*s| at the output dtype's precision); a row passes at <= 1. A\n"
+           "  large max|err| with a small err/bnd is a row of large values (the CANN\n"
+           "  example's bf16 inputs) rounded to a coarse dtype.\n");
     return table.failed ? TK_EXIT_FAIL : TK_EXIT_OK;
 }

@@ -315,9 +315,9 @@ size_t rk_rope_describe(const struct rk_rope_plan *pl, char *buf, size_t len) {
     char qb[64], kb[64], cb[64];
     int n = snprintf(
         buf, len,
-        "rope %s %s dtypes=%s/%s q=%s k=%s cache=%s head_size=%lld rotary_dim=%lld tokens=%lld%s "
+        "%s %s dtypes=%s/%s q=%s k=%s cache=%s head_size=%lld rotary_dim=%lld tokens=%lld%s "
         "kernel=%s tasks=%lld threads=%d%s%s%s",
-        pl->style == RK_ROPE_NEOX ? "neox" : "gptj", pl->mrope ? "mrope" : "rope",
+        pl->mrope ? "mrope" : "rope", pl->style == RK_ROPE_NEOX ? "neox" : "gptj",
         ropekit_dtype_name(pl->x_dtype), ropekit_dtype_name(pl->cs_dtype),
         rk_shape_format(&pl->q_shape, qb, sizeof qb), rk_shape_format(&pl->k_shape, kb, sizeof kb),
         rk_shape_format(&pl->cache_shape, cb, sizeof cb), (long long)pl->head_size,
