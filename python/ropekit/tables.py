@@ -7,7 +7,7 @@ once to the requested dtype. bfloat16 tables come back as uint16 arrays of raw b
 """
 import ctypes
 import dataclasses
-from typing import Optional
+from typing import Optional, Sequence
 
 import numpy as np
 
@@ -15,10 +15,14 @@ from . import _types
 from ._lib import bind
 from .native import _check
 
-# ropekit_rope_scaling_type
+# ropekit_rope_scaling_type: every name the library's types are known by
 SCALING_TYPES = {"none": 0, "linear": 1, "dynamic": 2, "dynamic_ntk": 2, "yarn": 3,
-                 "llama3": 4}
-_SCALING_NAMES = {0: "none", 1: "linear", 2: "dynamic", 3: "yarn", 4: "llama3"}
+                 "llama3": 4, "longrope": 5, "ntk": 6, "dynamic_ntk_alpha": 7,
+                 "deepseek_yarn": 8}
+_SCALING_NAMES = {0: "none", 1: "linear", 2: "dynamic", 3: "yarn", 4: "llama3",
+                  5: "longrope", 6: "ntk", 7: "dynamic_ntk_alpha", 8: "deepseek_yarn"}
+
+_DOUBLE_P = ctypes.POINTER(ctypes.c_double)
 
 
 class _ScalingStruct(ctypes.Structure):
@@ -34,6 +38,17 @@ class _ScalingStruct(ctypes.Structure):
         ("attn_factor", ctypes.c_double),
         ("low_freq_factor", ctypes.c_double),
         ("high_freq_factor", ctypes.c_double),
+        ("truncate", ctypes.c_int32),
+        ("attention_factor", ctypes.c_double),
+        ("mscale", ctypes.c_double),
+        ("mscale_all_dim", ctypes.c_double),
+        ("mixed_b", ctypes.c_double),
+        ("alpha", ctypes.c_double),
+        ("short_factor", _DOUBLE_P),
+        ("long_factor", _DOUBLE_P),
+        ("short_factor_count", ctypes.c_int64),
+        ("long_factor_count", ctypes.c_int64),
+        ("longrope_stacked", ctypes.c_int32),
     ]
 
 
@@ -41,6 +56,11 @@ _SP = ctypes.POINTER(_ScalingStruct)
 _defaults = bind("ropekit_rope_scaling_defaults", None, [_SP, ctypes.c_int])
 _inv_freq = bind("ropekit_rope_inv_freq", ctypes.c_int,
                  [ctypes.c_void_p, ctypes.c_int64, ctypes.c_double, ctypes.c_int64, _SP])
+_table_freqs = bind("ropekit_rope_table_frequencies", ctypes.c_int,
+                    [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_double,
+                     ctypes.c_int64, _SP])
+_attention_scaling = bind("ropekit_rope_attention_scaling", ctypes.c_int,
+                          [ctypes.c_void_p, ctypes.c_int64, _SP])
 _cache_build = bind("ropekit_cos_sin_cache_build", ctypes.c_int,
                     [ctypes.c_void_p, ctypes.c_int, ctypes.c_int64, ctypes.c_int64,
                      ctypes.c_double, _SP])
@@ -48,19 +68,40 @@ _coeffs_build = bind("ropekit_rotary_coeffs_build", ctypes.c_int,
                      [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int64,
                       ctypes.c_int64, ctypes.c_int, ctypes.c_double, _SP])
 
+# scalar fields of RopeScaling and the struct, in the struct's order
 _FIELDS = ("factor", "original_max_position", "beta_fast", "beta_slow",
-           "extrapolation_factor", "attn_factor", "low_freq_factor", "high_freq_factor")
+           "extrapolation_factor", "attn_factor", "low_freq_factor", "high_freq_factor",
+           "truncate", "attention_factor", "mscale", "mscale_all_dim", "mixed_b", "alpha",
+           "longrope_stacked")
+_INT_FIELDS = {"original_max_position": int, "truncate": bool, "longrope_stacked": bool}
+_ARRAYS = ("short_factor", "long_factor")
 
 
 @dataclasses.dataclass
 class RopeScaling:
     """A rope scaling description (struct ropekit_rope_scaling).
 
-    type: "none", "linear", "dynamic" (dynamic NTK; "dynamic_ntk" too), "yarn" or
-    "llama3" (or the numeric ropekit_rope_scaling_type). Fields left None take the
-    library's defaults for the type (ropekit_rope_scaling_defaults: factor 1,
-    original_max_position 8192, beta_fast 32, beta_slow 1, extrapolation_factor 1,
-    attn_factor 1, low_freq_factor 1, high_freq_factor 4).
+    type: "none", "linear", "dynamic" (dynamic NTK; "dynamic_ntk" too), "yarn", "llama3",
+    "longrope", "ntk", "dynamic_ntk_alpha" or "deepseek_yarn" (or the numeric
+    ropekit_rope_scaling_type). Fields left None take the library's defaults for the type
+    (ropekit_rope_scaling_defaults: factor 1, original_max_position 8192, beta_fast 32,
+    beta_slow 1, extrapolation_factor 1, attn_factor 1, low_freq_factor 1,
+    high_freq_factor 4, truncate True, attention_factor 0, mscale 1, mscale_all_dim 0,
+    mixed_b 0, alpha 1, longrope_stacked False).
+
+    - yarn / deepseek_yarn: frequencies ramp between inv_freq / factor and inv_freq over
+      the correction range of beta_fast, beta_slow at original_max_position (floored and
+      ceiled unless truncate is False); cos and sin are scaled by (attention_factor if
+      > 0 else mscale(factor, mscale) / mscale(factor, mscale_all_dim)) * attn_factor,
+      mscale(f, m) = 0.1 m ln f + 1 for f > 1, else 1.
+    - longrope: short_factor and long_factor (rotary_dim / 2 divisors each); the table
+      uses the long ones when it has more than original_max_position rows; cos and sin
+      are scaled by attention_factor if > 0, else sqrt(1 + ln(factor) /
+      ln(original_max_position)) for factor > 1. longrope_stacked: vLLM's table, rows
+      [0, original) short, then the long table from position 0 (index p + original).
+    - ntk: base * factor and every frequency divided by factor^(2/R) (mixed_b 0), or
+      frequency i divided by exp(ln(factor) (i+1)^b / (R/2)^b) (mixed_b = b > 0).
+    - dynamic_ntk_alpha: base * alpha^(R / (R - 2)).
     """
 
     type: object = "none"
@@ -72,13 +113,25 @@ class RopeScaling:
     attn_factor: Optional[float] = None
     low_freq_factor: Optional[float] = None
     high_freq_factor: Optional[float] = None
+    truncate: Optional[bool] = None
+    attention_factor: Optional[float] = None
+    mscale: Optional[float] = None
+    mscale_all_dim: Optional[float] = None
+    mixed_b: Optional[float] = None
+    alpha: Optional[float] = None
+    short_factor: Optional[Sequence[float]] = None
+    long_factor: Optional[Sequence[float]] = None
+    longrope_stacked: Optional[bool] = None
 
     def resolved(self):
         """A copy with every None field replaced by the library default of its type and
-        `type` given by name (ids without a name are kept as ints)."""
+        `type` given by name (ids without a name are kept as ints); the factor arrays
+        become tuples (None when not given)."""
         st = _struct_of(self)
-        values = {f: getattr(st, f) for f in _FIELDS}
-        values["original_max_position"] = int(values["original_max_position"])
+        values = {f: _INT_FIELDS.get(f, float)(getattr(st, f)) for f in _FIELDS}
+        for name in _ARRAYS:
+            given = getattr(self, name)
+            values[name] = None if given is None else tuple(float(v) for v in given)
         return RopeScaling(type=_SCALING_NAMES.get(st.type, st.type), **values)
 
 
@@ -88,8 +141,8 @@ def scaling_type_id(kind):
     if isinstance(kind, str):
         key = kind.lower()
         if key not in SCALING_TYPES:
-            raise ValueError(f"scaling type {kind!r}: must be one of none, linear, dynamic, "
-                             "yarn, llama3")
+            raise ValueError(f"scaling type {kind!r}: must be one of "
+                             f"{', '.join(SCALING_TYPES)}")
         return SCALING_TYPES[key]
     if isinstance(kind, (int, np.integer)) and not isinstance(kind, bool):
         return int(kind)
@@ -99,6 +152,9 @@ def scaling_type_id(kind):
 def rope_scaling_defaults(kind):
     """The library defaults of scaling type `kind` as a fully filled RopeScaling."""
     return RopeScaling(type=kind).resolved()
+
+
+_KNOWN_KEYS = ("type",) + _FIELDS + _ARRAYS
 
 
 def _as_scaling(scaling):
@@ -112,22 +168,39 @@ def _as_scaling(scaling):
             if "type" in args:
                 raise ValueError("scaling: give 'type' or 'rope_type', not both")
             args["type"] = args.pop("rope_type")
-        unknown = set(args) - set(_FIELDS) - {"type"}
+        unknown = set(args) - set(_KNOWN_KEYS)
         if unknown:
-            raise ValueError(f"scaling: unknown field(s) {sorted(unknown)}; known: type, "
-                             f"{', '.join(_FIELDS)}")
+            raise ValueError(f"scaling: unknown field(s) {sorted(unknown)}; known: "
+                             f"{', '.join(_KNOWN_KEYS)}")
         return RopeScaling(**args)
     raise TypeError("scaling must be None, a RopeScaling or a dict")
 
 
+def _factor_array(values, name):
+    arr = np.ascontiguousarray(np.asarray(values, dtype=np.float64).reshape(-1))
+    if arr.ndim != 1:
+        raise ValueError(f"scaling {name}: must be a sequence of numbers")
+    return arr
+
+
 def _struct_of(scaling):
-    """Builds the C struct: library defaults of the type, then the given fields."""
+    """Builds the C struct: library defaults of the type, then the given fields. The
+    factor arrays it points to are kept alive by the struct (attribute _arrays)."""
     st = _ScalingStruct()
     _defaults(ctypes.byref(st), scaling_type_id(scaling.type))
     for f in _FIELDS:
         v = getattr(scaling, f)
         if v is not None:
-            setattr(st, f, int(v) if f == "original_max_position" else float(v))
+            setattr(st, f, int(v) if f in _INT_FIELDS else float(v))
+    st._arrays = []
+    for name in _ARRAYS:
+        values = getattr(scaling, name)
+        if values is None:
+            continue
+        arr = _factor_array(values, name)
+        st._arrays.append(arr)
+        setattr(st, name, arr.ctypes.data_as(_DOUBLE_P) if arr.size else None)
+        setattr(st, name + "_count", arr.size)
     return st
 
 
@@ -142,7 +215,9 @@ def _scaling_arg(scaling):
 
 def inv_freq(rotary_dim, base=10000.0, max_positions=0, scaling=None):
     """The rotary_dim / 2 inverse frequencies after scaling (ropekit_rope_inv_freq), as
-    float64. max_positions matters for dynamic NTK only."""
+    float64, in the Hugging Face / vLLM view: angle = position * inv_freq (linear
+    scaling: base^(-2i/R) / factor). max_positions matters for dynamic NTK (the base
+    follows it) and longrope (long factors above original_max_position) only."""
     h = int(rotary_dim) // 2 if int(rotary_dim) > 0 else 0
     out = np.zeros(max(h, 1), np.float64)
     ptr, keep = _scaling_arg(scaling)
@@ -150,6 +225,33 @@ def inv_freq(rotary_dim, base=10000.0, max_positions=0, scaling=None):
            "ropekit_rope_inv_freq")
     del keep
     return out[:h]
+
+
+def table_frequencies(rotary_dim, base=10000.0, max_positions=0, scaling=None):
+    """(inv_freq, position_divisor) exactly as the table builders use them
+    (ropekit_rope_table_frequencies): angle = (position / position_divisor) * inv_freq.
+    position_divisor is the factor for linear scaling (inv_freq then unscaled) and 1
+    otherwise."""
+    h = int(rotary_dim) // 2 if int(rotary_dim) > 0 else 0
+    out = np.zeros(max(h, 1), np.float64)
+    divisor = ctypes.c_double(0.0)
+    ptr, keep = _scaling_arg(scaling)
+    _check(_table_freqs(out.ctypes.data, ctypes.addressof(divisor), int(rotary_dim),
+                        float(base), int(max_positions), ptr), "ropekit_rope_table_frequencies")
+    del keep
+    return out[:h], divisor.value
+
+
+def attention_scaling(rotary_dim, scaling=None):
+    """The magnitude the tables bake into cos and sin (ropekit_rope_attention_scaling;
+    transformers' attention_scaling): YaRN's mscale, LongRoPE's attention factor, else
+    1.0."""
+    out = ctypes.c_double(0.0)
+    ptr, keep = _scaling_arg(scaling)
+    _check(_attention_scaling(ctypes.addressof(out), int(rotary_dim), ptr),
+           "ropekit_rope_attention_scaling")
+    del keep
+    return out.value
 
 
 def _storage(dtype):
