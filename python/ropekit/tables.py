@@ -1,12 +1,15 @@
 """Cos/sin tables (include/ropekit/ropekit.h, "Cos/sin tables"): the RopeWithSinCosCache
 cache, InplacePartialRotaryMul's coefficient rows and the inverse frequencies, with the
-rope scaling variants (linear, dynamic NTK, YaRN, Llama-3).
+rope scaling variants of transformers and vLLM (linear, dynamic NTK, NTK, dynamic NTK
+alpha, YaRN, DeepSeek YaRN, Llama-3, LongRoPE), the attention scaling they bake into cos
+and sin, and rope_from_config, which reads all of it from a model's config.json.
 
 Angles are computed by the library in double precision and each stored value is rounded
 once to the requested dtype. bfloat16 tables come back as uint16 arrays of raw bits.
 """
 import ctypes
 import dataclasses
+import math
 from typing import Optional, Sequence
 
 import numpy as np
@@ -289,3 +292,228 @@ def rotary_coeffs(num_positions, length, mode="interleave", base=10000.0, dtype=
                          float(base), ptr), "ropekit_rotary_coeffs_build")
     del keep
     return cos, sin
+
+
+# ---- Hugging Face model configs ----------------------------------------------------
+# One mapping from a config's rope_scaling / rope_parameters to a RopeScaling and the
+# number of cache rows vLLM builds for it; ropekit.torch uses the same one.
+
+def _get(params, key, default=None):
+    """params[key], treating None as absent (configs spell "unset" both ways)."""
+    value = params.get(key)
+    return default if value is None else value
+
+
+def _required(params, key, kind):
+    if params.get(key) is None:
+        raise ValueError(f"rope_scaling type = {kind!r}: needs {key!r}")
+    return params[key]
+
+
+def _no_scaling(params, max_position, config):
+    return None, max_position
+
+
+def _linear(params, max_position, config):
+    factor = float(_required(params, "factor", "linear"))
+    return RopeScaling("linear", factor=factor), int(max_position * factor)
+
+
+def _dynamic(params, max_position, config):
+    if params.get("alpha") is not None:  # Hunyuan: vLLM's DynamicNTKAlphaRotaryEmbedding
+        return (RopeScaling("dynamic_ntk_alpha", alpha=float(params["alpha"])), max_position)
+    factor = float(_required(params, "factor", "dynamic"))
+    return (RopeScaling("dynamic", factor=factor, original_max_position=max_position),
+            int(max_position * factor))
+
+
+def _ntk(params, max_position, config):
+    return (RopeScaling("ntk", factor=float(_required(params, "factor", "ntk")),
+                        mixed_b=float(_get(params, "mixed_b", 0.0))), max_position)
+
+
+def _yarn_fields(params, max_position):
+    """The fields both YaRN flavours read; factor defaults to max_position / original."""
+    original = int(_get(params, "original_max_position_embeddings", max_position))
+    factor = float(_get(params, "factor", max_position / original))
+    fields = dict(factor=factor, original_max_position=original,
+                  beta_fast=float(_get(params, "beta_fast", 32)),
+                  beta_slow=float(_get(params, "beta_slow", 1)),
+                  extrapolation_factor=float(_get(params, "extrapolation_factor", 1.0)),
+                  attn_factor=float(_get(params, "attn_factor", 1.0)),
+                  truncate=bool(_get(params, "truncate", True)))
+    if params.get("attention_factor") is not None:
+        fields["attention_factor"] = float(params["attention_factor"])
+    elif not _get(params, "apply_yarn_scaling", True):  # vLLM: attn_factor alone
+        fields["attention_factor"] = 1.0
+    return fields, int(original * factor)
+
+
+def _yarn(params, max_position, config):
+    fields, positions = _yarn_fields(params, max_position)
+    # transformers uses mscale / mscale_all_dim only when both are set (and non-zero)
+    if params.get("mscale") and params.get("mscale_all_dim"):
+        fields.update(mscale=float(params["mscale"]),
+                      mscale_all_dim=float(params["mscale_all_dim"]))
+    return RopeScaling("yarn", **fields), positions
+
+
+def _deepseek_yarn(params, max_position, config):
+    fields, positions = _yarn_fields(params, max_position)
+    fields.update(mscale=float(_get(params, "mscale", 1.0)),
+                  mscale_all_dim=float(_get(params, "mscale_all_dim", 0.0)))
+    return RopeScaling("deepseek_yarn", **fields), positions
+
+
+def _llama3(params, max_position, config):
+    return (RopeScaling("llama3", factor=float(_required(params, "factor", "llama3")),
+                        original_max_position=int(_required(
+                            params, "original_max_position_embeddings", "llama3")),
+                        low_freq_factor=float(_get(params, "low_freq_factor", 1.0)),
+                        high_freq_factor=float(_get(params, "high_freq_factor", 4.0))),
+            max_position)
+
+
+def _longrope(params, max_position, config):
+    # Phi-3 keeps original_max_position_embeddings beside max_position_embeddings
+    original = _get(params, "original_max_position_embeddings",
+                    (config or {}).get("original_max_position_embeddings"))
+    if original is None:
+        raise ValueError("rope_scaling type = 'longrope': needs "
+                         "'original_max_position_embeddings'")
+    original = int(original)
+    fields = dict(factor=float(_get(params, "factor", max_position / original)),
+                  original_max_position=original,
+                  short_factor=[float(v) for v in _required(params, "short_factor", "longrope")],
+                  long_factor=[float(v) for v in _required(params, "long_factor", "longrope")])
+    if params.get("attention_factor") is not None:
+        fields["attention_factor"] = float(params["attention_factor"])
+    return RopeScaling("longrope", **fields), max_position
+
+
+# rope type (transformers' rope_type / type, vLLM's get_rope names) -> reader
+ROPE_TYPES = {
+    "default": _no_scaling, "none": _no_scaling, "mrope": _no_scaling,
+    "linear": _linear, "dynamic": _dynamic, "ntk": _ntk, "yarn": _yarn,
+    "deepseek_yarn": _deepseek_yarn, "deepseek_llama_scaling": _deepseek_yarn,
+    "llama3": _llama3, "longrope": _longrope, "su": _longrope,
+}
+
+
+def rope_type_of(params):
+    """The rope type a rope_scaling / rope_parameters dict names ("default" if none)."""
+    if not params:
+        return "default"
+    return params.get("rope_type", params.get("type")) or "default"
+
+
+def scaling_from_rope_parameters(params, max_position, config=None):
+    """(RopeScaling or None, cache rows) for a Hugging Face rope_scaling or
+    rope_parameters dict of a model with max_position_embeddings = max_position. The
+    rows are the cache length vLLM builds: linear and dynamic max_position * factor, YaRN
+    original * factor, the others max_position. config (the whole model config) supplies
+    keys some models keep outside the dict (Phi-3's original_max_position_embeddings).
+
+    Types: default/none/mrope, linear, dynamic (NTK by factor, or Hunyuan's alpha when
+    "alpha" is given), ntk (factor, mixed_b), yarn (factor, original_max_position_
+    embeddings, beta_fast, beta_slow, extrapolation_factor, attn_factor (multiplies),
+    attention_factor (replaces the mscale), mscale and mscale_all_dim (used when both are
+    set, as transformers does), truncate, apply_yarn_scaling), deepseek_yarn (vLLM:
+    mscale default 1, mscale_all_dim default 0), llama3, longrope (or su). An unknown
+    type is a ValueError listing the known ones."""
+    kind = rope_type_of(params)
+    reader = ROPE_TYPES.get(str(kind).lower())
+    if reader is None:
+        raise ValueError(f"rope_scaling type = {kind!r}: must be one of "
+                         f"{', '.join(ROPE_TYPES)}")
+    return reader(params or {}, int(max_position), config)
+
+
+# model types whose rotary embedding pairs adjacent elements (GPT-J style) in vLLM
+GPTJ_STYLE_MODEL_TYPES = frozenset({"gptj", "deepseek_v2", "deepseek_v3", "kimi_k2"})
+
+
+@dataclasses.dataclass
+class RopeFromConfig:
+    """What rope_from_config found and built.
+
+    cache: [max_positions, rotary_dim] (cos | sin), rows = positions (stacked LongRoPE is
+    not used here). attention_scaling: the magnitude baked into cos and sin (transformers'
+    attention_scaling). softmax_scale_factor: what DeepSeek-style models multiply the
+    softmax scale by (mscale(factor, mscale_all_dim)^2 when mscale_all_dim is set, else
+    1). mrope_section / mrope_interleaved: the config's multimodal sections, if any."""
+
+    cache: object
+    rope_type: str
+    scaling: Optional[RopeScaling]
+    base: float
+    head_dim: int
+    rotary_dim: int
+    max_positions: int
+    is_neox_style: bool
+    attention_scaling: float
+    softmax_scale_factor: float
+    mrope_section: Optional[list]
+    mrope_interleaved: bool
+
+
+def _rope_parameters(config, layer_type):
+    params = config.get("rope_parameters") or config.get("rope_scaling") or {}
+    if params and rope_type_of(params) == "default" and "rope_theta" not in params and all(
+            isinstance(v, dict) for v in params.values()):
+        if layer_type is None or layer_type not in params:  # per-layer (transformers v5)
+            raise ValueError(f"rope_parameters has one entry per layer type "
+                             f"({', '.join(params)}): pass layer_type = {layer_type!r}")
+        params = params[layer_type]
+    return params
+
+
+def _head_dim(config):
+    for key in ("qk_rope_head_dim", "head_dim"):  # DeepSeek rotates qk_rope_head_dim
+        if config.get(key):
+            return int(config[key])
+    if config.get("hidden_size") and config.get("num_attention_heads"):
+        return int(config["hidden_size"]) // int(config["num_attention_heads"])
+    raise ValueError("config: needs head_dim (or hidden_size and num_attention_heads)")
+
+
+def _softmax_scale_factor(params):
+    factor, mscale_all_dim = params.get("factor"), params.get("mscale_all_dim")
+    if rope_type_of(params) not in ("yarn", "deepseek_yarn") or not mscale_all_dim or \
+            not factor or factor <= 1:
+        return 1.0
+    m = 0.1 * float(mscale_all_dim) * math.log(float(factor)) + 1.0
+    return m * m
+
+
+def rope_from_config(config, max_positions=None, dtype="f32", layer_type=None):
+    """The cos/sin cache of a Hugging Face model config dict (config.json).
+
+    Reads rope_theta (also inside rope_parameters; default 10000), the rotated head
+    size (qk_rope_head_dim, head_dim, or hidden_size / num_attention_heads) times
+    partial_rotary_factor, max_position_embeddings and rope_scaling or rope_parameters
+    (type or rope_type; see scaling_from_rope_parameters for the types and keys;
+    layer_type picks one entry of per-layer rope_parameters). max_positions None builds
+    the rows vLLM builds; give it to build fewer or more (dynamic NTK's base and
+    LongRoPE's short/long choice follow it). Returns a RopeFromConfig."""
+    params = _rope_parameters(config, layer_type)
+    base = float(_get(params, "rope_theta", _get(config, "rope_theta", 10000.0)))
+    head_dim = _head_dim(config)
+    partial = float(_get(params, "partial_rotary_factor",
+                         _get(config, "partial_rotary_factor", 1.0)))
+    if not 0.0 < partial <= 1.0:
+        raise ValueError(f"config: partial_rotary_factor = {partial}: must be in (0, 1]")
+    rotary_dim = int(head_dim * partial)
+    max_position = int(_get(config, "max_position_embeddings", 2048))
+    scaling, rows = scaling_from_rope_parameters(params, max_position, config)
+    rows = rows if max_positions is None else int(max_positions)
+    section = _get(params, "mrope_section")
+    return RopeFromConfig(
+        cache=cos_sin_cache(rows, rotary_dim, base, dtype, scaling),
+        rope_type=str(rope_type_of(params)), scaling=scaling, base=base, head_dim=head_dim,
+        rotary_dim=rotary_dim, max_positions=rows,
+        is_neox_style=config.get("model_type") not in GPTJ_STYLE_MODEL_TYPES,
+        attention_scaling=attention_scaling(rotary_dim, scaling),
+        softmax_scale_factor=_softmax_scale_factor(params),
+        mrope_section=None if section is None else [int(s) for s in section],
+        mrope_interleaved=bool(_get(params, "mrope_interleaved", False)))
