@@ -300,39 +300,85 @@ ROPEKIT_API ropekit_status ropekit_rope(
 
 /* ---- Cos/sin tables ----
  * Angles are computed in double (position * inv_freq[i]) and each value is rounded once
- * to the output dtype. inv_freq[i] = base^(-2i / rotary_dim) before scaling. */
+ * to the output dtype. inv_freq[i] = base^(-2i / rotary_dim) before scaling; R below is
+ * rotary_dim (the table width), f the factor. Start from ropekit_rope_scaling_defaults:
+ * every field has a default, and a field zeroed by hand may not mean the default. */
 typedef enum ropekit_rope_scaling_type {
     ROPEKIT_SCALING_NONE = 0,
     ROPEKIT_SCALING_LINEAR = 1,      /* angle = (p / factor) * inv_freq */
     ROPEKIT_SCALING_DYNAMIC_NTK = 2, /* base scaled for max_positions > original_max_position */
     ROPEKIT_SCALING_YARN = 3,        /* ramp between interpolation and extrapolation, mscale */
-    ROPEKIT_SCALING_LLAMA3 = 4       /* wavelength-dependent smoothing */
+    ROPEKIT_SCALING_LLAMA3 = 4,      /* wavelength-dependent smoothing */
+    ROPEKIT_SCALING_LONGROPE = 5,    /* per-frequency short/long factors (Phi-3, Phi-4) */
+    ROPEKIT_SCALING_NTK = 6,         /* fixed NTK-aware base, optionally mixed (mixed_b) */
+    ROPEKIT_SCALING_DYNAMIC_NTK_ALPHA = 7, /* base * alpha^(R / (R - 2)) (Hunyuan) */
+    ROPEKIT_SCALING_DEEPSEEK_YARN = 8      /* vLLM's deepseek_yarn: the fields and tables of
+                                              YARN ("YARN" below means both) */
 } ropekit_rope_scaling_type;
 
 typedef struct ropekit_rope_scaling {
     ropekit_rope_scaling_type type;
-    double factor;                 /* LINEAR, DYNAMIC_NTK, YARN, LLAMA3 */
-    int64_t original_max_position; /* DYNAMIC_NTK, YARN, LLAMA3 */
+    double factor;                 /* LINEAR, DYNAMIC_NTK, YARN, LLAMA3, NTK, DEEPSEEK_YARN;
+                                      LONGROPE: expanded / original context (magnitude only) */
+    int64_t original_max_position; /* DYNAMIC_NTK, YARN, LLAMA3, LONGROPE, DEEPSEEK_YARN */
     double beta_fast, beta_slow;   /* YARN (usually 32 and 1) */
     double extrapolation_factor;   /* YARN (usually 1) */
-    double attn_factor;            /* YARN: cos/sin are scaled by mscale(factor) * attn_factor */
+    double attn_factor;            /* YARN: multiplies the magnitude (vLLM's attn_factor) */
     double low_freq_factor;        /* LLAMA3 (usually 1) */
     double high_freq_factor;       /* LLAMA3 (usually 4) */
+    /* Appended fields: their defaults leave the tables of the fields above unchanged. */
+    int32_t truncate;           /* YARN: 1 floors/ceils the correction range (default); 0 keeps
+                                   its fractional bounds (gpt-oss) */
+    double attention_factor;    /* YARN, LONGROPE: > 0 replaces the derived magnitude (Hugging
+                                   Face's attention_factor); 0 derives it (default) */
+    double mscale;              /* YARN: derived magnitude mscale(f, mscale) / */
+    double mscale_all_dim;      /*   mscale(f, mscale_all_dim); defaults 1 and 0 */
+    double mixed_b;             /* NTK: 0 = fixed NTK (default); > 0 = mixed NTK exponent b */
+    double alpha;               /* DYNAMIC_NTK_ALPHA (default 1) */
+    const double *short_factor; /* LONGROPE: R/2 per-frequency divisors each (the caller's */
+    const double *long_factor;  /*   memory, read during the call only) */
+    int64_t short_factor_count, long_factor_count;
+    int32_t longrope_stacked; /* LONGROPE: 0 = one table, long factors when max_positions >
+                                 original_max_position (default); 1 = rows [0, original) short
+                                 at positions 0.., rows [original, max_positions) long at
+                                 positions 0.. (vLLM's layout: index p + original for long) */
 } ropekit_rope_scaling;
 
-/* Fills `out` with the usual defaults of `type` (factor 1, beta_fast 32, beta_slow 1,
- * extrapolation_factor 1, attn_factor 1, low/high_freq_factor 1/4,
- * original_max_position 8192). */
+/* Fills `out` with the defaults of `type`: factor 1, original_max_position 8192,
+ * beta_fast 32, beta_slow 1, extrapolation_factor 1, attn_factor 1, low/high_freq_factor
+ * 1/4, truncate 1, attention_factor 0, mscale 1, mscale_all_dim 0, mixed_b 0, alpha 1,
+ * no short/long factors, longrope_stacked 0. */
 ROPEKIT_API void ropekit_rope_scaling_defaults(ropekit_rope_scaling *out,
                                                ropekit_rope_scaling_type type);
 
-/* The inverse frequencies (rotary_dim / 2 values) after scaling. */
+/* The inverse frequencies (rotary_dim / 2 values) after scaling, in the Hugging Face and
+ * vLLM view: angle = position * inv_freq[i] (for LINEAR, base^(-2i/R) / factor).
+ * max_positions matters for DYNAMIC_NTK and LONGROPE only. */
 ROPEKIT_API ropekit_status ropekit_rope_inv_freq(double *inv_freq, int64_t rotary_dim, double base,
                                                  int64_t max_positions,
                                                  const ropekit_rope_scaling *scaling);
 
+/* The frequencies exactly as the table builders use them: angle = (position /
+ * *position_divisor) * inv_freq[i]. *position_divisor is factor for LINEAR and 1
+ * otherwise, so for LINEAR inv_freq holds the unscaled base^(-2i/R). */
+ROPEKIT_API ropekit_status ropekit_rope_table_frequencies(double *inv_freq,
+                                                          double *position_divisor,
+                                                          int64_t rotary_dim, double base,
+                                                          int64_t max_positions,
+                                                          const ropekit_rope_scaling *scaling);
+
+/* The magnitude the tables bake into cos and sin (Hugging Face's attention_scaling):
+ * YARN, DEEPSEEK_YARN: (attention_factor > 0 ? attention_factor : mscale(f, mscale) /
+ * mscale(f, mscale_all_dim)) * attn_factor, where mscale(f, m) = 0.1 m ln(f) + 1 for
+ * f > 1, else 1; LONGROPE: attention_factor > 0 ? attention_factor : sqrt(1 + ln(f) /
+ * ln(original_max_position)) for f > 1, else 1; every other type (and scaling NULL): 1. */
+ROPEKIT_API ropekit_status ropekit_rope_attention_scaling(double *attention_scaling,
+                                                          int64_t rotary_dim,
+                                                          const ropekit_rope_scaling *scaling);
+
 /* RopeWithSinCosCache's cache: a contiguous [max_positions, rotary_dim] tensor of
- * `dtype` with cos in columns [0, h) and sin in [h, R). scaling NULL = none. */
+ * `dtype` with cos in columns [0, h) and sin in [h, R). scaling NULL = none. Row p holds
+ * position p, except in a stacked LongRoPE table (longrope_stacked). */
 ROPEKIT_API ropekit_status ropekit_cos_sin_cache_build(void *cache, ropekit_dtype dtype,
                                                        int64_t max_positions, int64_t rotary_dim,
                                                        double base,

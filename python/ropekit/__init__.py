@@ -5,8 +5,9 @@
 - inplace_partial_rotary_mul / inplace_partial_rotary_mul_backward: CANN's Python API.
 - rope / RopePlan: RopeWithSinCosCache on the native face (rope and mrope, NeoX and
   GPT-J, any sections and strides, query-only or key-only).
-- cos_sin_cache, rotary_coeffs, inv_freq, RopeScaling: cos/sin tables with the rope
-  scaling variants (linear, dynamic NTK, YaRN, Llama-3).
+- cos_sin_cache, rotary_coeffs, inv_freq, table_frequencies, attention_scaling,
+  RopeScaling: cos/sin tables with the rope scaling variants of transformers and vLLM;
+  rope_from_config: the cache and rope facts of a Hugging Face config.json.
 - bf16_from_f32 / bf16_to_f32: bfloat16 as uint16 bits.
 - ropekit.aclnn (import explicitly): the CANN C API face, for tests.
 
@@ -18,13 +19,15 @@ from .cann import inplace_partial_rotary_mul, inplace_partial_rotary_mul_backwar
 from .native import (active_isa, detected_isa, get_num_threads, last_error, partial_rotary,
                      set_max_isa, set_num_threads, status_name, version)
 from .rope import RopePlan, rope, rope_plan
-from .tables import (RopeScaling, cos_sin_cache, inv_freq, rope_scaling_defaults,
-                     rotary_coeffs)
+from .tables import (RopeFromConfig, RopeScaling, attention_scaling, cos_sin_cache, inv_freq,
+                     rope_from_config, rope_scaling_defaults, rotary_coeffs,
+                     table_frequencies)
 
 __all__ = [
     "RopekitError", "library_path", "bf16_from_f32", "bf16_to_f32", "partial_rotary",
     "inplace_partial_rotary_mul", "inplace_partial_rotary_mul_backward", "set_num_threads",
     "get_num_threads", "last_error", "status_name", "version", "active_isa", "detected_isa",
     "set_max_isa", "rope", "rope_plan", "RopePlan", "cos_sin_cache", "rotary_coeffs",
-    "inv_freq", "RopeScaling", "rope_scaling_defaults",
+    "inv_freq", "RopeScaling", "rope_scaling_defaults", "table_frequencies",
+    "attention_scaling", "rope_from_config", "RopeFromConfig",
 ]

@@ -1,13 +1,16 @@
 """Cos/sin tables (include/ropekit/ropekit.h, "Cos/sin tables"): the RopeWithSinCosCache
 cache, InplacePartialRotaryMul's coefficient rows and the inverse frequencies, with the
-rope scaling variants (linear, dynamic NTK, YaRN, Llama-3).
+rope scaling variants of transformers and vLLM (linear, dynamic NTK, NTK, dynamic NTK
+alpha, YaRN, DeepSeek YaRN, Llama-3, LongRoPE), the attention scaling they bake into cos
+and sin, and rope_from_config, which reads all of it from a model's config.json.
 
 Angles are computed by the library in double precision and each stored value is rounded
 once to the requested dtype. bfloat16 tables come back as uint16 arrays of raw bits.
 """
 import ctypes
 import dataclasses
-from typing import Optional
+import math
+from typing import Optional, Sequence
 
 import numpy as np
 
@@ -15,10 +18,14 @@ from . import _types
 from ._lib import bind
 from .native import _check
 
-# ropekit_rope_scaling_type
+# ropekit_rope_scaling_type: every name the library's types are known by
 SCALING_TYPES = {"none": 0, "linear": 1, "dynamic": 2, "dynamic_ntk": 2, "yarn": 3,
-                 "llama3": 4}
-_SCALING_NAMES = {0: "none", 1: "linear", 2: "dynamic", 3: "yarn", 4: "llama3"}
+                 "llama3": 4, "longrope": 5, "ntk": 6, "dynamic_ntk_alpha": 7,
+                 "deepseek_yarn": 8}
+_SCALING_NAMES = {0: "none", 1: "linear", 2: "dynamic", 3: "yarn", 4: "llama3",
+                  5: "longrope", 6: "ntk", 7: "dynamic_ntk_alpha", 8: "deepseek_yarn"}
+
+_DOUBLE_P = ctypes.POINTER(ctypes.c_double)
 
 
 class _ScalingStruct(ctypes.Structure):
@@ -34,6 +41,17 @@ class _ScalingStruct(ctypes.Structure):
         ("attn_factor", ctypes.c_double),
         ("low_freq_factor", ctypes.c_double),
         ("high_freq_factor", ctypes.c_double),
+        ("truncate", ctypes.c_int32),
+        ("attention_factor", ctypes.c_double),
+        ("mscale", ctypes.c_double),
+        ("mscale_all_dim", ctypes.c_double),
+        ("mixed_b", ctypes.c_double),
+        ("alpha", ctypes.c_double),
+        ("short_factor", _DOUBLE_P),
+        ("long_factor", _DOUBLE_P),
+        ("short_factor_count", ctypes.c_int64),
+        ("long_factor_count", ctypes.c_int64),
+        ("longrope_stacked", ctypes.c_int32),
     ]
 
 
@@ -41,6 +59,11 @@ _SP = ctypes.POINTER(_ScalingStruct)
 _defaults = bind("ropekit_rope_scaling_defaults", None, [_SP, ctypes.c_int])
 _inv_freq = bind("ropekit_rope_inv_freq", ctypes.c_int,
                  [ctypes.c_void_p, ctypes.c_int64, ctypes.c_double, ctypes.c_int64, _SP])
+_table_freqs = bind("ropekit_rope_table_frequencies", ctypes.c_int,
+                    [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_double,
+                     ctypes.c_int64, _SP])
+_attention_scaling = bind("ropekit_rope_attention_scaling", ctypes.c_int,
+                          [ctypes.c_void_p, ctypes.c_int64, _SP])
 _cache_build = bind("ropekit_cos_sin_cache_build", ctypes.c_int,
                     [ctypes.c_void_p, ctypes.c_int, ctypes.c_int64, ctypes.c_int64,
                      ctypes.c_double, _SP])
@@ -48,19 +71,40 @@ _coeffs_build = bind("ropekit_rotary_coeffs_build", ctypes.c_int,
                      [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int64,
                       ctypes.c_int64, ctypes.c_int, ctypes.c_double, _SP])
 
+# scalar fields of RopeScaling and the struct, in the struct's order
 _FIELDS = ("factor", "original_max_position", "beta_fast", "beta_slow",
-           "extrapolation_factor", "attn_factor", "low_freq_factor", "high_freq_factor")
+           "extrapolation_factor", "attn_factor", "low_freq_factor", "high_freq_factor",
+           "truncate", "attention_factor", "mscale", "mscale_all_dim", "mixed_b", "alpha",
+           "longrope_stacked")
+_INT_FIELDS = {"original_max_position": int, "truncate": bool, "longrope_stacked": bool}
+_ARRAYS = ("short_factor", "long_factor")
 
 
 @dataclasses.dataclass
 class RopeScaling:
     """A rope scaling description (struct ropekit_rope_scaling).
 
-    type: "none", "linear", "dynamic" (dynamic NTK; "dynamic_ntk" too), "yarn" or
-    "llama3" (or the numeric ropekit_rope_scaling_type). Fields left None take the
-    library's defaults for the type (ropekit_rope_scaling_defaults: factor 1,
-    original_max_position 8192, beta_fast 32, beta_slow 1, extrapolation_factor 1,
-    attn_factor 1, low_freq_factor 1, high_freq_factor 4).
+    type: "none", "linear", "dynamic" (dynamic NTK; "dynamic_ntk" too), "yarn", "llama3",
+    "longrope", "ntk", "dynamic_ntk_alpha" or "deepseek_yarn" (or the numeric
+    ropekit_rope_scaling_type). Fields left None take the library's defaults for the type
+    (ropekit_rope_scaling_defaults: factor 1, original_max_position 8192, beta_fast 32,
+    beta_slow 1, extrapolation_factor 1, attn_factor 1, low_freq_factor 1,
+    high_freq_factor 4, truncate True, attention_factor 0, mscale 1, mscale_all_dim 0,
+    mixed_b 0, alpha 1, longrope_stacked False).
+
+    - yarn / deepseek_yarn: frequencies ramp between inv_freq / factor and inv_freq over
+      the correction range of beta_fast, beta_slow at original_max_position (floored and
+      ceiled unless truncate is False); cos and sin are scaled by (attention_factor if
+      > 0 else mscale(factor, mscale) / mscale(factor, mscale_all_dim)) * attn_factor,
+      mscale(f, m) = 0.1 m ln f + 1 for f > 1, else 1.
+    - longrope: short_factor and long_factor (rotary_dim / 2 divisors each); the table
+      uses the long ones when it has more than original_max_position rows; cos and sin
+      are scaled by attention_factor if > 0, else sqrt(1 + ln(factor) /
+      ln(original_max_position)) for factor > 1. longrope_stacked: vLLM's table, rows
+      [0, original) short, then the long table from position 0 (index p + original).
+    - ntk: base * factor and every frequency divided by factor^(2/R) (mixed_b 0), or
+      frequency i divided by exp(ln(factor) (i+1)^b / (R/2)^b) (mixed_b = b > 0).
+    - dynamic_ntk_alpha: base * alpha^(R / (R - 2)).
     """
 
     type: object = "none"
@@ -72,13 +116,25 @@ class RopeScaling:
     attn_factor: Optional[float] = None
     low_freq_factor: Optional[float] = None
     high_freq_factor: Optional[float] = None
+    truncate: Optional[bool] = None
+    attention_factor: Optional[float] = None
+    mscale: Optional[float] = None
+    mscale_all_dim: Optional[float] = None
+    mixed_b: Optional[float] = None
+    alpha: Optional[float] = None
+    short_factor: Optional[Sequence[float]] = None
+    long_factor: Optional[Sequence[float]] = None
+    longrope_stacked: Optional[bool] = None
 
     def resolved(self):
         """A copy with every None field replaced by the library default of its type and
-        `type` given by name (ids without a name are kept as ints)."""
+        `type` given by name (ids without a name are kept as ints); the factor arrays
+        become tuples (None when not given)."""
         st = _struct_of(self)
-        values = {f: getattr(st, f) for f in _FIELDS}
-        values["original_max_position"] = int(values["original_max_position"])
+        values = {f: _INT_FIELDS.get(f, float)(getattr(st, f)) for f in _FIELDS}
+        for name in _ARRAYS:
+            given = getattr(self, name)
+            values[name] = None if given is None else tuple(float(v) for v in given)
         return RopeScaling(type=_SCALING_NAMES.get(st.type, st.type), **values)
 
 
@@ -88,8 +144,8 @@ def scaling_type_id(kind):
     if isinstance(kind, str):
         key = kind.lower()
         if key not in SCALING_TYPES:
-            raise ValueError(f"scaling type {kind!r}: must be one of none, linear, dynamic, "
-                             "yarn, llama3")
+            raise ValueError(f"scaling type {kind!r}: must be one of "
+                             f"{', '.join(SCALING_TYPES)}")
         return SCALING_TYPES[key]
     if isinstance(kind, (int, np.integer)) and not isinstance(kind, bool):
         return int(kind)
@@ -99,6 +155,9 @@ def scaling_type_id(kind):
 def rope_scaling_defaults(kind):
     """The library defaults of scaling type `kind` as a fully filled RopeScaling."""
     return RopeScaling(type=kind).resolved()
+
+
+_KNOWN_KEYS = ("type",) + _FIELDS + _ARRAYS
 
 
 def _as_scaling(scaling):
@@ -112,22 +171,39 @@ def _as_scaling(scaling):
             if "type" in args:
                 raise ValueError("scaling: give 'type' or 'rope_type', not both")
             args["type"] = args.pop("rope_type")
-        unknown = set(args) - set(_FIELDS) - {"type"}
+        unknown = set(args) - set(_KNOWN_KEYS)
         if unknown:
-            raise ValueError(f"scaling: unknown field(s) {sorted(unknown)}; known: type, "
-                             f"{', '.join(_FIELDS)}")
+            raise ValueError(f"scaling: unknown field(s) {sorted(unknown)}; known: "
+                             f"{', '.join(_KNOWN_KEYS)}")
         return RopeScaling(**args)
     raise TypeError("scaling must be None, a RopeScaling or a dict")
 
 
+def _factor_array(values, name):
+    arr = np.ascontiguousarray(np.asarray(values, dtype=np.float64).reshape(-1))
+    if arr.ndim != 1:
+        raise ValueError(f"scaling {name}: must be a sequence of numbers")
+    return arr
+
+
 def _struct_of(scaling):
-    """Builds the C struct: library defaults of the type, then the given fields."""
+    """Builds the C struct: library defaults of the type, then the given fields. The
+    factor arrays it points to are kept alive by the struct (attribute _arrays)."""
     st = _ScalingStruct()
     _defaults(ctypes.byref(st), scaling_type_id(scaling.type))
     for f in _FIELDS:
         v = getattr(scaling, f)
         if v is not None:
-            setattr(st, f, int(v) if f == "original_max_position" else float(v))
+            setattr(st, f, int(v) if f in _INT_FIELDS else float(v))
+    st._arrays = []
+    for name in _ARRAYS:
+        values = getattr(scaling, name)
+        if values is None:
+            continue
+        arr = _factor_array(values, name)
+        st._arrays.append(arr)
+        setattr(st, name, arr.ctypes.data_as(_DOUBLE_P) if arr.size else None)
+        setattr(st, name + "_count", arr.size)
     return st
 
 
@@ -142,7 +218,9 @@ def _scaling_arg(scaling):
 
 def inv_freq(rotary_dim, base=10000.0, max_positions=0, scaling=None):
     """The rotary_dim / 2 inverse frequencies after scaling (ropekit_rope_inv_freq), as
-    float64. max_positions matters for dynamic NTK only."""
+    float64, in the Hugging Face / vLLM view: angle = position * inv_freq (linear
+    scaling: base^(-2i/R) / factor). max_positions matters for dynamic NTK (the base
+    follows it) and longrope (long factors above original_max_position) only."""
     h = int(rotary_dim) // 2 if int(rotary_dim) > 0 else 0
     out = np.zeros(max(h, 1), np.float64)
     ptr, keep = _scaling_arg(scaling)
@@ -150,6 +228,33 @@ def inv_freq(rotary_dim, base=10000.0, max_positions=0, scaling=None):
            "ropekit_rope_inv_freq")
     del keep
     return out[:h]
+
+
+def table_frequencies(rotary_dim, base=10000.0, max_positions=0, scaling=None):
+    """(inv_freq, position_divisor) exactly as the table builders use them
+    (ropekit_rope_table_frequencies): angle = (position / position_divisor) * inv_freq.
+    position_divisor is the factor for linear scaling (inv_freq then unscaled) and 1
+    otherwise."""
+    h = int(rotary_dim) // 2 if int(rotary_dim) > 0 else 0
+    out = np.zeros(max(h, 1), np.float64)
+    divisor = ctypes.c_double(0.0)
+    ptr, keep = _scaling_arg(scaling)
+    _check(_table_freqs(out.ctypes.data, ctypes.addressof(divisor), int(rotary_dim),
+                        float(base), int(max_positions), ptr), "ropekit_rope_table_frequencies")
+    del keep
+    return out[:h], divisor.value
+
+
+def attention_scaling(rotary_dim, scaling=None):
+    """The magnitude the tables bake into cos and sin (ropekit_rope_attention_scaling;
+    transformers' attention_scaling): YaRN's mscale, LongRoPE's attention factor, else
+    1.0."""
+    out = ctypes.c_double(0.0)
+    ptr, keep = _scaling_arg(scaling)
+    _check(_attention_scaling(ctypes.addressof(out), int(rotary_dim), ptr),
+           "ropekit_rope_attention_scaling")
+    del keep
+    return out.value
 
 
 def _storage(dtype):
@@ -187,3 +292,228 @@ def rotary_coeffs(num_positions, length, mode="interleave", base=10000.0, dtype=
                          float(base), ptr), "ropekit_rotary_coeffs_build")
     del keep
     return cos, sin
+
+
+# ---- Hugging Face model configs ----------------------------------------------------
+# One mapping from a config's rope_scaling / rope_parameters to a RopeScaling and the
+# number of cache rows vLLM builds for it; ropekit.torch uses the same one.
+
+def _get(params, key, default=None):
+    """params[key], treating None as absent (configs spell "unset" both ways)."""
+    value = params.get(key)
+    return default if value is None else value
+
+
+def _required(params, key, kind):
+    if params.get(key) is None:
+        raise ValueError(f"rope_scaling type = {kind!r}: needs {key!r}")
+    return params[key]
+
+
+def _no_scaling(params, max_position, config):
+    return None, max_position
+
+
+def _linear(params, max_position, config):
+    factor = float(_required(params, "factor", "linear"))
+    return RopeScaling("linear", factor=factor), int(max_position * factor)
+
+
+def _dynamic(params, max_position, config):
+    if params.get("alpha") is not None:  # Hunyuan: vLLM's DynamicNTKAlphaRotaryEmbedding
+        return (RopeScaling("dynamic_ntk_alpha", alpha=float(params["alpha"])), max_position)
+    factor = float(_required(params, "factor", "dynamic"))
+    return (RopeScaling("dynamic", factor=factor, original_max_position=max_position),
+            int(max_position * factor))
+
+
+def _ntk(params, max_position, config):
+    return (RopeScaling("ntk", factor=float(_required(params, "factor", "ntk")),
+                        mixed_b=float(_get(params, "mixed_b", 0.0))), max_position)
+
+
+def _yarn_fields(params, max_position):
+    """The fields both YaRN flavours read; factor defaults to max_position / original."""
+    original = int(_get(params, "original_max_position_embeddings", max_position))
+    factor = float(_get(params, "factor", max_position / original))
+    fields = dict(factor=factor, original_max_position=original,
+                  beta_fast=float(_get(params, "beta_fast", 32)),
+                  beta_slow=float(_get(params, "beta_slow", 1)),
+                  extrapolation_factor=float(_get(params, "extrapolation_factor", 1.0)),
+                  attn_factor=float(_get(params, "attn_factor", 1.0)),
+                  truncate=bool(_get(params, "truncate", True)))
+    if params.get("attention_factor") is not None:
+        fields["attention_factor"] = float(params["attention_factor"])
+    elif not _get(params, "apply_yarn_scaling", True):  # vLLM: attn_factor alone
+        fields["attention_factor"] = 1.0
+    return fields, int(original * factor)
+
+
+def _yarn(params, max_position, config):
+    fields, positions = _yarn_fields(params, max_position)
+    # transformers uses mscale / mscale_all_dim only when both are set (and non-zero)
+    if params.get("mscale") and params.get("mscale_all_dim"):
+        fields.update(mscale=float(params["mscale"]),
+                      mscale_all_dim=float(params["mscale_all_dim"]))
+    return RopeScaling("yarn", **fields), positions
+
+
+def _deepseek_yarn(params, max_position, config):
+    fields, positions = _yarn_fields(params, max_position)
+    fields.update(mscale=float(_get(params, "mscale", 1.0)),
+                  mscale_all_dim=float(_get(params, "mscale_all_dim", 0.0)))
+    return RopeScaling("deepseek_yarn", **fields), positions
+
+
+def _llama3(params, max_position, config):
+    return (RopeScaling("llama3", factor=float(_required(params, "factor", "llama3")),
+                        original_max_position=int(_required(
+                            params, "original_max_position_embeddings", "llama3")),
+                        low_freq_factor=float(_get(params, "low_freq_factor", 1.0)),
+                        high_freq_factor=float(_get(params, "high_freq_factor", 4.0))),
+            max_position)
+
+
+def _longrope(params, max_position, config):
+    # Phi-3 keeps original_max_position_embeddings beside max_position_embeddings
+    original = _get(params, "original_max_position_embeddings",
+                    (config or {}).get("original_max_position_embeddings"))
+    if original is None:
+        raise ValueError("rope_scaling type = 'longrope': needs "
+                         "'original_max_position_embeddings'")
+    original = int(original)
+    fields = dict(factor=float(_get(params, "factor", max_position / original)),
+                  original_max_position=original,
+                  short_factor=[float(v) for v in _required(params, "short_factor", "longrope")],
+                  long_factor=[float(v) for v in _required(params, "long_factor", "longrope")])
+    if params.get("attention_factor") is not None:
+        fields["attention_factor"] = float(params["attention_factor"])
+    return RopeScaling("longrope", **fields), max_position
+
+
+# rope type (transformers' rope_type / type, vLLM's get_rope names) -> reader
+ROPE_TYPES = {
+    "default": _no_scaling, "none": _no_scaling, "mrope": _no_scaling,
+    "linear": _linear, "dynamic": _dynamic, "ntk": _ntk, "yarn": _yarn,
+    "deepseek_yarn": _deepseek_yarn, "deepseek_llama_scaling": _deepseek_yarn,
+    "llama3": _llama3, "longrope": _longrope, "su": _longrope,
+}
+
+
+def rope_type_of(params):
+    """The rope type a rope_scaling / rope_parameters dict names ("default" if none)."""
+    if not params:
+        return "default"
+    return params.get("rope_type", params.get("type")) or "default"
+
+
+def scaling_from_rope_parameters(params, max_position, config=None):
+    """(RopeScaling or None, cache rows) for a Hugging Face rope_scaling or
+    rope_parameters dict of a model with max_position_embeddings = max_position. The
+    rows are the cache length vLLM builds: linear and dynamic max_position * factor, YaRN
+    original * factor, the others max_position. config (the whole model config) supplies
+    keys some models keep outside the dict (Phi-3's original_max_position_embeddings).
+
+    Types: default/none/mrope, linear, dynamic (NTK by factor, or Hunyuan's alpha when
+    "alpha" is given), ntk (factor, mixed_b), yarn (factor, original_max_position_
+    embeddings, beta_fast, beta_slow, extrapolation_factor, attn_factor (multiplies),
+    attention_factor (replaces the mscale), mscale and mscale_all_dim (used when both are
+    set, as transformers does), truncate, apply_yarn_scaling), deepseek_yarn (vLLM:
+    mscale default 1, mscale_all_dim default 0), llama3, longrope (or su). An unknown
+    type is a ValueError listing the known ones."""
+    kind = rope_type_of(params)
+    reader = ROPE_TYPES.get(str(kind).lower())
+    if reader is None:
+        raise ValueError(f"rope_scaling type = {kind!r}: must be one of "
+                         f"{', '.join(ROPE_TYPES)}")
+    return reader(params or {}, int(max_position), config)
+
+
+# model types whose rotary embedding pairs adjacent elements (GPT-J style) in vLLM
+GPTJ_STYLE_MODEL_TYPES = frozenset({"gptj", "deepseek_v2", "deepseek_v3", "kimi_k2"})
+
+
+@dataclasses.dataclass
+class RopeFromConfig:
+    """What rope_from_config found and built.
+
+    cache: [max_positions, rotary_dim] (cos | sin), rows = positions (stacked LongRoPE is
+    not used here). attention_scaling: the magnitude baked into cos and sin (transformers'
+    attention_scaling). softmax_scale_factor: what DeepSeek-style models multiply the
+    softmax scale by (mscale(factor, mscale_all_dim)^2 when mscale_all_dim is set, else
+    1). mrope_section / mrope_interleaved: the config's multimodal sections, if any."""
+
+    cache: object
+    rope_type: str
+    scaling: Optional[RopeScaling]
+    base: float
+    head_dim: int
+    rotary_dim: int
+    max_positions: int
+    is_neox_style: bool
+    attention_scaling: float
+    softmax_scale_factor: float
+    mrope_section: Optional[list]
+    mrope_interleaved: bool
+
+
+def _rope_parameters(config, layer_type):
+    params = config.get("rope_parameters") or config.get("rope_scaling") or {}
+    if params and rope_type_of(params) == "default" and "rope_theta" not in params and all(
+            isinstance(v, dict) for v in params.values()):
+        if layer_type is None or layer_type not in params:  # per-layer (transformers v5)
+            raise ValueError(f"rope_parameters has one entry per layer type "
+                             f"({', '.join(params)}): pass layer_type = {layer_type!r}")
+        params = params[layer_type]
+    return params
+
+
+def _head_dim(config):
+    for key in ("qk_rope_head_dim", "head_dim"):  # DeepSeek rotates qk_rope_head_dim
+        if config.get(key):
+            return int(config[key])
+    if config.get("hidden_size") and config.get("num_attention_heads"):
+        return int(config["hidden_size"]) // int(config["num_attention_heads"])
+    raise ValueError("config: needs head_dim (or hidden_size and num_attention_heads)")
+
+
+def _softmax_scale_factor(params):
+    factor, mscale_all_dim = params.get("factor"), params.get("mscale_all_dim")
+    if rope_type_of(params) not in ("yarn", "deepseek_yarn") or not mscale_all_dim or \
+            not factor or factor <= 1:
+        return 1.0
+    m = 0.1 * float(mscale_all_dim) * math.log(float(factor)) + 1.0
+    return m * m
+
+
+def rope_from_config(config, max_positions=None, dtype="f32", layer_type=None):
+    """The cos/sin cache of a Hugging Face model config dict (config.json).
+
+    Reads rope_theta (also inside rope_parameters; default 10000), the rotated head
+    size (qk_rope_head_dim, head_dim, or hidden_size / num_attention_heads) times
+    partial_rotary_factor, max_position_embeddings and rope_scaling or rope_parameters
+    (type or rope_type; see scaling_from_rope_parameters for the types and keys;
+    layer_type picks one entry of per-layer rope_parameters). max_positions None builds
+    the rows vLLM builds; give it to build fewer or more (dynamic NTK's base and
+    LongRoPE's short/long choice follow it). Returns a RopeFromConfig."""
+    params = _rope_parameters(config, layer_type)
+    base = float(_get(params, "rope_theta", _get(config, "rope_theta", 10000.0)))
+    head_dim = _head_dim(config)
+    partial = float(_get(params, "partial_rotary_factor",
+                         _get(config, "partial_rotary_factor", 1.0)))
+    if not 0.0 < partial <= 1.0:
+        raise ValueError(f"config: partial_rotary_factor = {partial}: must be in (0, 1]")
+    rotary_dim = int(head_dim * partial)
+    max_position = int(_get(config, "max_position_embeddings", 2048))
+    scaling, rows = scaling_from_rope_parameters(params, max_position, config)
+    rows = rows if max_positions is None else int(max_positions)
+    section = _get(params, "mrope_section")
+    return RopeFromConfig(
+        cache=cos_sin_cache(rows, rotary_dim, base, dtype, scaling),
+        rope_type=str(rope_type_of(params)), scaling=scaling, base=base, head_dim=head_dim,
+        rotary_dim=rotary_dim, max_positions=rows,
+        is_neox_style=config.get("model_type") not in GPTJ_STYLE_MODEL_TYPES,
+        attention_scaling=attention_scaling(rotary_dim, scaling),
+        softmax_scale_factor=_softmax_scale_factor(params),
+        mrope_section=None if section is None else [int(s) for s in section],
+        mrope_interleaved=bool(_get(params, "mrope_interleaved", False)))

@@ -1,7 +1,7 @@
 /* Cos/sin tables: RopeWithSinCosCache's [max_positions, rotary_dim] cache and
  * InplacePartialRotaryMul's per-position coefficient rows, with the rope scaling
- * variants inference engines use (linear, dynamic NTK, YaRN, Llama-3). Angles are
- * computed in double and each stored value is rounded once. */
+ * variants inference engines use (rope_scaling.c). Angles are computed in double and
+ * each stored value is rounded once. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -10,119 +10,8 @@
 #include "core/dtype_convert.h"
 #include "core/error.h"
 #include "kernels/dispatch.h"
+#include "ops/rope_scaling.h"
 #include "ropekit/ropekit.h"
-
-#define RK_PI 3.14159265358979323846
-
-void ropekit_rope_scaling_defaults(ropekit_rope_scaling *out, ropekit_rope_scaling_type type) {
-    if (!out)
-        return;
-    memset(out, 0, sizeof *out);
-    out->type = type;
-    out->factor = 1.0;
-    out->original_max_position = 8192;
-    out->beta_fast = 32.0;
-    out->beta_slow = 1.0;
-    out->extrapolation_factor = 1.0;
-    out->attn_factor = 1.0;
-    out->low_freq_factor = 1.0;
-    out->high_freq_factor = 4.0;
-}
-
-static ropekit_status rk_check_scaling(const ropekit_rope_scaling *sc, int64_t rotary_dim,
-                                       const char *api) {
-    if (!sc || sc->type == ROPEKIT_SCALING_NONE)
-        return ROPEKIT_OK;
-    if ((int)sc->type < 0 || sc->type > ROPEKIT_SCALING_LLAMA3)
-        return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: scaling type = %d: unknown", api,
-                            (int)sc->type);
-    if (!(sc->factor > 0) || !isfinite(sc->factor))
-        return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: scaling factor = %g: must be > 0", api,
-                            sc->factor);
-    if (sc->type != ROPEKIT_SCALING_LINEAR && sc->original_max_position < 1)
-        return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
-                            "%s: original_max_position = %lld: must be >= 1", api,
-                            (long long)sc->original_max_position);
-    if (sc->type == ROPEKIT_SCALING_DYNAMIC_NTK && rotary_dim <= 2)
-        return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
-                            "%s: rotary_dim = %lld: dynamic NTK needs rotary_dim > 2", api,
-                            (long long)rotary_dim);
-    if (sc->type == ROPEKIT_SCALING_YARN && (!(sc->beta_fast > 0) || !(sc->beta_slow > 0) ||
-                                             !isfinite(sc->beta_fast) || !isfinite(sc->beta_slow)))
-        return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
-                            "%s: YaRN beta_fast = %g, beta_slow = %g: must be finite and > 0", api,
-                            sc->beta_fast, sc->beta_slow);
-    if (sc->type == ROPEKIT_SCALING_YARN && !isfinite(sc->extrapolation_factor))
-        return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
-                            "%s: YaRN extrapolation_factor = %g: must be finite", api,
-                            sc->extrapolation_factor);
-    if (sc->type == ROPEKIT_SCALING_YARN && (!(sc->attn_factor > 0) || !isfinite(sc->attn_factor)))
-        return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
-                            "%s: YaRN attn_factor = %g: must be finite and > 0", api,
-                            sc->attn_factor);
-    if (sc->type == ROPEKIT_SCALING_LLAMA3 &&
-        (!(sc->low_freq_factor > 0) || !(sc->high_freq_factor > 0) ||
-         !isfinite(sc->low_freq_factor) || !isfinite(sc->high_freq_factor)))
-        return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
-                            "%s: Llama-3 low/high_freq_factor = %g/%g: must be finite and > 0", api,
-                            sc->low_freq_factor, sc->high_freq_factor);
-    return ROPEKIT_OK;
-}
-
-/* YaRN: the dimension index at which a frequency completes `rotations` turns over the
- * original context. */
-static double rk_yarn_correction_dim(double rotations, int64_t dim, double base, int64_t max_pos) {
-    return ((double)dim * log((double)max_pos / (rotations * 2 * RK_PI))) / (2 * log(base));
-}
-
-static void rk_inv_freq(double *inv, int64_t dim, double base, int64_t max_positions,
-                        const ropekit_rope_scaling *sc) {
-    const int64_t h = dim / 2;
-    ropekit_rope_scaling_type type = sc ? sc->type : ROPEKIT_SCALING_NONE;
-    if (type == ROPEKIT_SCALING_DYNAMIC_NTK && max_positions > sc->original_max_position) {
-        double ratio = sc->factor * (double)max_positions / (double)sc->original_max_position -
-                       (sc->factor - 1);
-        base *= pow(ratio, (double)dim / (double)(dim - 2));
-    }
-    for (int64_t i = 0; i < h; i++)
-        inv[i] = 1.0 / pow(base, (double)(2 * i) / (double)dim);
-    if (type == ROPEKIT_SCALING_YARN) {
-        double lo =
-            floor(rk_yarn_correction_dim(sc->beta_fast, dim, base, sc->original_max_position));
-        double hi =
-            ceil(rk_yarn_correction_dim(sc->beta_slow, dim, base, sc->original_max_position));
-        if (lo < 0)
-            lo = 0;
-        if (hi > (double)(dim - 1))
-            hi = (double)(dim - 1);
-        if (lo == hi)
-            hi += 0.001;
-        for (int64_t i = 0; i < h; i++) {
-            double ramp = ((double)i - lo) / (hi - lo);
-            ramp = ramp < 0 ? 0 : ramp > 1 ? 1 : ramp;
-            double mask = (1 - ramp) * sc->extrapolation_factor;
-            double extrapolated = inv[i], interpolated = inv[i] / sc->factor;
-            inv[i] = interpolated * (1 - mask) + extrapolated * mask;
-        }
-    } else if (type == ROPEKIT_SCALING_LLAMA3) {
-        double orig = (double)sc->original_max_position;
-        double low_wavelen = orig / sc->low_freq_factor, high_wavelen = orig / sc->high_freq_factor;
-        for (int64_t i = 0; i < h; i++) {
-            double wavelen = 2 * RK_PI / inv[i];
-            if (wavelen < high_wavelen)
-                continue;
-            if (wavelen > low_wavelen) {
-                inv[i] /= sc->factor;
-                continue;
-            }
-            double smooth = sc->low_freq_factor == sc->high_freq_factor
-                                ? 0
-                                : (orig / wavelen - sc->low_freq_factor) /
-                                      (sc->high_freq_factor - sc->low_freq_factor);
-            inv[i] = (1 - smooth) * inv[i] / sc->factor + smooth * inv[i];
-        }
-    }
-}
 
 /* Parameters that pass their own checks can still combine into frequencies, angles or
  * magnitudes that are not finite (a tiny linear factor makes positions infinite; a huge
@@ -131,11 +20,15 @@ static void rk_inv_freq(double *inv, int64_t dim, double base, int64_t max_posit
 static ropekit_status rk_check_frequencies(const char *api, const double *inv, int64_t h,
                                            int64_t rows, double last_position);
 
-ropekit_status ropekit_rope_inv_freq(double *inv_freq, int64_t rotary_dim, double base,
-                                     int64_t max_positions, const ropekit_rope_scaling *scaling) {
-    static const char api[] = "ropekit_rope_inv_freq";
+/* The frequencies of ropekit_rope_inv_freq (divisor NULL: positions' divisor folded into
+ * them) or ropekit_rope_table_frequencies (divisor reported). */
+static ropekit_status rk_frequencies_query(const char *api, double *inv_freq, double *divisor,
+                                           int64_t rotary_dim, double base, int64_t max_positions,
+                                           const ropekit_rope_scaling *scaling, bool fold) {
     if (!inv_freq)
         return rk_error_set(ROPEKIT_NULL_POINTER, "%s: inv_freq = NULL", api);
+    if (!fold && !divisor)
+        return rk_error_set(ROPEKIT_NULL_POINTER, "%s: position_divisor = NULL", api);
     if (rotary_dim < 2 || rotary_dim % 2)
         return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: rotary_dim = %lld: must be even, >= 2",
                             api, (long long)rotary_dim);
@@ -148,27 +41,55 @@ ropekit_status ropekit_rope_inv_freq(double *inv_freq, int64_t rotary_dim, doubl
     double *inv = malloc((size_t)h * sizeof *inv); /* the caller's buffer holds h doubles */
     if (!inv)
         return rk_error_set(ROPEKIT_NO_MEMORY, "%s: out of memory", api);
-    rk_inv_freq(inv, rotary_dim, base, max_positions, scaling);
+    rk_scaling_frequencies(inv, rotary_dim, base, max_positions, scaling,
+                           rk_scaling_uses_long_factors(scaling, max_positions));
+    const double position_divisor = rk_scaling_position_divisor(scaling);
+    if (fold)
+        for (int64_t i = 0; i < h; i++)
+            inv[i] /= position_divisor;
     st = rk_check_frequencies(api, inv, h, 0, 1.0);
-    if (st == ROPEKIT_OK)
+    if (st == ROPEKIT_OK) {
         memcpy(inv_freq, inv, (size_t)h * sizeof *inv);
+        if (!fold)
+            *divisor = position_divisor;
+    }
     free(inv);
     return st;
 }
 
-/* Scale of cos/sin values (YaRN's attention factor); 1 otherwise. */
-static double rk_magnitude(const ropekit_rope_scaling *sc) {
-    if (!sc || sc->type != ROPEKIT_SCALING_YARN)
-        return 1.0;
-    double mscale = sc->factor <= 1 ? 1.0 : 0.1 * log(sc->factor) + 1.0;
-    return mscale * sc->attn_factor;
+ropekit_status ropekit_rope_inv_freq(double *inv_freq, int64_t rotary_dim, double base,
+                                     int64_t max_positions, const ropekit_rope_scaling *scaling) {
+    return rk_frequencies_query("ropekit_rope_inv_freq", inv_freq, NULL, rotary_dim, base,
+                                max_positions, scaling, true);
 }
 
-/* Position as the angle sees it (linear scaling divides it). */
-static double rk_scaled_position(int64_t p, const ropekit_rope_scaling *sc) {
-    if (sc && sc->type == ROPEKIT_SCALING_LINEAR)
-        return (double)p / sc->factor;
-    return (double)p;
+ropekit_status ropekit_rope_table_frequencies(double *inv_freq, double *position_divisor,
+                                              int64_t rotary_dim, double base,
+                                              int64_t max_positions,
+                                              const ropekit_rope_scaling *scaling) {
+    return rk_frequencies_query("ropekit_rope_table_frequencies", inv_freq, position_divisor,
+                                rotary_dim, base, max_positions, scaling, false);
+}
+
+ropekit_status ropekit_rope_attention_scaling(double *attention_scaling, int64_t rotary_dim,
+                                              const ropekit_rope_scaling *scaling) {
+    static const char api[] = "ropekit_rope_attention_scaling";
+    if (!attention_scaling)
+        return rk_error_set(ROPEKIT_NULL_POINTER, "%s: attention_scaling = NULL", api);
+    if (rotary_dim < 2 || rotary_dim % 2)
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: rotary_dim = %lld: must be even, >= 2",
+                            api, (long long)rotary_dim);
+    ropekit_status st = rk_check_scaling(scaling, rotary_dim, api);
+    if (st != ROPEKIT_OK)
+        return st;
+    const double magnitude = rk_scaling_magnitude(scaling);
+    if (!isfinite(magnitude))
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
+                            "%s: attention scaling = %g: the scaling parameters give no finite "
+                            "magnitude",
+                            api, magnitude);
+    *attention_scaling = magnitude;
+    return ROPEKIT_OK;
 }
 
 static ropekit_status rk_check_frequencies(const char *api, const double *inv, int64_t h,
@@ -259,6 +180,77 @@ struct rk_table_layout {
     ropekit_dtype dtype;
 };
 
+/* The frequencies of a table: rows [0, split) use inv[0, h) at position p, rows
+ * [split, rows) use inv[h, 2h) at position p - split (vLLM's stacked LongRoPE table; split
+ * = rows otherwise). Each position is divided by `divisor` before it meets them. */
+struct rk_table_freqs {
+    double *inv;
+    int64_t split;
+    double divisor, magnitude;
+};
+
+static ropekit_status rk_table_freqs_make(const char *api, struct rk_table_freqs *t, int64_t rows,
+                                          int64_t len, double base,
+                                          const ropekit_rope_scaling *scaling) {
+    const int64_t h = len / 2;
+    const bool two_sets = rk_scaling_two_sets(scaling);
+    t->inv = malloc((size_t)h * (two_sets ? 2 : 1) * sizeof *t->inv);
+    if (!t->inv)
+        return rk_error_set(ROPEKIT_NO_MEMORY, "%s: out of memory", api);
+    t->split = rows;
+    if (two_sets) {
+        rk_scaling_frequencies(t->inv, len, base, rows, scaling, false);
+        rk_scaling_frequencies(t->inv + h, len, base, rows, scaling, true);
+        if (scaling->original_max_position < rows)
+            t->split = scaling->original_max_position;
+    } else {
+        rk_scaling_frequencies(t->inv, len, base, rows, scaling,
+                               rk_scaling_uses_long_factors(scaling, rows));
+    }
+    t->divisor = rk_scaling_position_divisor(scaling);
+    t->magnitude = rk_scaling_magnitude(scaling);
+    return ROPEKIT_OK;
+}
+
+/* Refuses frequencies, angles or a magnitude that are not finite in the table's dtype. */
+static ropekit_status rk_table_freqs_check(const char *api, const struct rk_table_freqs *t,
+                                           int64_t rows, int64_t h, ropekit_dtype dtype) {
+    const int64_t count = t->split < rows ? 2 * h : h;
+    ropekit_status st =
+        rk_check_frequencies(api, t->inv, count, rows, (double)(rows - 1) / t->divisor);
+    if (st == ROPEKIT_OK && !rk_stores_finite(t->magnitude, dtype))
+        st = rk_error_set(ROPEKIT_INVALID_ARGUMENT,
+                          "%s: cos/sin scaled by %g (the scaling's attention factor): larger "
+                          "than the largest %s",
+                          api, t->magnitude, ropekit_dtype_name(dtype));
+    return st;
+}
+
+static void rk_table_fill(const struct rk_table_layout *out, const struct rk_table_freqs *t,
+                          int64_t rows, int64_t len) {
+    const int64_t h = len / 2;
+    const double mag = t->magnitude;
+    for (int64_t p = 0; p < rows; p++) {
+        const bool second = p >= t->split;
+        const double *inv = t->inv + (second ? h : 0);
+        const double pos = (double)(second ? p - t->split : p) / t->divisor;
+        for (int64_t f = 0; f < h; f++) {
+            double angle = pos * inv[f], c = cos(angle) * mag, s = sin(angle) * mag;
+            if (out->cache) {
+                rk_store_f64(out->cos, p * len + f, c, out->dtype);
+                rk_store_f64(out->cos, p * len + h + f, s, out->dtype);
+                continue;
+            }
+            int64_t a, b;
+            rk_pair_slots(out->mode, len, f, &a, &b);
+            rk_store_f64(out->cos, p * len + a, c, out->dtype);
+            rk_store_f64(out->cos, p * len + b, c, out->dtype);
+            rk_store_f64(out->sin, p * len + a, s, out->dtype);
+            rk_store_f64(out->sin, p * len + b, s, out->dtype);
+        }
+    }
+}
+
 /* Checks the arguments shared by both builders, then fills every row. */
 static ropekit_status rk_table_build(const char *api, const struct rk_table_layout *out,
                                      int64_t rows, int64_t len, double base,
@@ -275,41 +267,15 @@ static ropekit_status rk_table_build(const char *api, const struct rk_table_layo
                                         : "sin");
     if (rows == 0)
         return ROPEKIT_OK; /* nothing to write: no frequency table for an empty one */
-    const int64_t h = len / 2;
-    double *inv = malloc((size_t)h * sizeof *inv);
-    if (!inv)
-        return rk_error_set(ROPEKIT_NO_MEMORY, "%s: out of memory", api);
-    rk_inv_freq(inv, len, base, rows, scaling);
-    const double mag = rk_magnitude(scaling);
-    st = rk_check_frequencies(api, inv, h, rows, rk_scaled_position(rows - 1, scaling));
-    if (st == ROPEKIT_OK && !rk_stores_finite(mag, out->dtype))
-        st = rk_error_set(ROPEKIT_INVALID_ARGUMENT,
-                          "%s: cos/sin scaled by %g (YaRN mscale * attn_factor): larger than the "
-                          "largest %s",
-                          api, mag, ropekit_dtype_name(out->dtype));
-    if (st != ROPEKIT_OK) {
-        free(inv);
+    struct rk_table_freqs freqs = {NULL, 0, 1.0, 1.0};
+    st = rk_table_freqs_make(api, &freqs, rows, len, base, scaling);
+    if (st != ROPEKIT_OK)
         return st;
-    }
-    for (int64_t p = 0; p < rows; p++) {
-        double pos = rk_scaled_position(p, scaling);
-        for (int64_t f = 0; f < h; f++) {
-            double angle = pos * inv[f], c = cos(angle) * mag, s = sin(angle) * mag;
-            if (out->cache) {
-                rk_store_f64(out->cos, p * len + f, c, out->dtype);
-                rk_store_f64(out->cos, p * len + h + f, s, out->dtype);
-                continue;
-            }
-            int64_t a, b;
-            rk_pair_slots(out->mode, len, f, &a, &b);
-            rk_store_f64(out->cos, p * len + a, c, out->dtype);
-            rk_store_f64(out->cos, p * len + b, c, out->dtype);
-            rk_store_f64(out->sin, p * len + a, s, out->dtype);
-            rk_store_f64(out->sin, p * len + b, s, out->dtype);
-        }
-    }
-    free(inv);
-    return ROPEKIT_OK;
+    st = rk_table_freqs_check(api, &freqs, rows, len / 2, out->dtype);
+    if (st == ROPEKIT_OK)
+        rk_table_fill(out, &freqs, rows, len);
+    free(freqs.inv);
+    return st;
 }
 
 ropekit_status ropekit_cos_sin_cache_build(void *cache, ropekit_dtype dtype, int64_t max_positions,

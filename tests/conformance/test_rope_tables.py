@@ -17,19 +17,8 @@ published formula, written here independently with numpy float64:
             wavelen - low) / (high - low) and inv_freq = (1 - smooth) inv_freq / factor
             + smooth inv_freq
 
-Each stored value must be the float64 value rounded once (RNE) to the table's dtype.
-Rounding is done here on a grid (independent of numpy's and the library's casts).
-
-Why a tolerance at all: the library and this test evaluate the same real numbers with
-different float64 operations (1 / pow(base, x) against base ** -x, the scaling formulas
-in another order, and two different libm cos/sin implementations). Their float64 results
-can differ by a few units in the last place, magnified by the angle (|angle| up to
-max_positions). Where the exact value lies that close to a rounding boundary of the
-output type, the two float64 values may round to neighbouring outputs. So an entry
-matches when the library's value is the once-rounded value of some number within
-delta = mscale * (|angle| * 2^-46 + 2^-50) of the reference (about 64 float64 ulps of
-the angle and of the result); everywhere else the match is exact. The number of entries
-that needed the window is also bounded, so a systematic error cannot hide in it.
+Each stored value must be the float64 value rounded once (RNE) to the table's dtype,
+up to the float64 evaluation window explained in table_rounding.py.
 """
 import ctypes
 import math
@@ -40,49 +29,10 @@ import pytest
 import ropekit
 from ropekit._lib import bind
 
-F32, F16, BF16 = "f32", "f16", "bf16"
-DTYPES = (F32, F16, BF16)
-# (mantissa bits, minimum normal exponent, maximum exponent) of each format
-FORMATS = {F32: (23, -126, 127), F16: (10, -14, 15), BF16: (7, -126, 127)}
+from table_rounding import (BF16, DTYPES, F16, F32, bits_of, check_rounded, lib_bits,
+                            round_once, window as _window)
+
 INVALID, NULL_POINTER = 2, 1
-
-
-# ---- independent rounding ----------------------------------------------------------
-
-def round_once(v, dtype):
-    """RNE of float64 values to `dtype`, returned as float64 (inf on overflow)."""
-    mant, emin, emax = FORMATS[dtype]
-    v = np.asarray(v, np.float64)
-    _, e = np.frexp(v)                     # |v| in [2^(e-1), 2^e)
-    lead = np.maximum(e - 1, emin)         # subnormals share the spacing of 2^emin
-    ulp = np.ldexp(1.0, lead - mant)
-    with np.errstate(over="ignore", invalid="ignore"):
-        r = np.rint(v / ulp) * ulp         # exact scaling by a power of two; rint is RNE
-        biggest = (2.0 - 2.0 ** -mant) * 2.0 ** emax
-        r = np.where(np.abs(r) > biggest, np.copysign(np.inf, v), r)
-    return r
-
-
-def bits_of(rounded, dtype):
-    """Bit patterns of values that are exactly representable in `dtype`."""
-    if dtype == F32:
-        return rounded.astype(np.float32).view(np.uint32)
-    if dtype == F16:
-        return rounded.astype(np.float16).view(np.uint16)
-    return (rounded.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
-
-
-def widen_bits(b, dtype):
-    """float64 values of bit patterns of `dtype` (exact)."""
-    if dtype == F32:
-        return b.view(np.float32).astype(np.float64)
-    if dtype == F16:
-        return b.view(np.float16).astype(np.float64)
-    return (b.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
-
-
-def lib_bits(arr, dtype):
-    return np.ascontiguousarray(arr).view(np.uint32 if dtype == F32 else np.uint16)
 
 
 # ---- independent references of the published formulas ------------------------------
@@ -135,36 +85,6 @@ def ref_angles(num_positions, R, base, sc, max_positions=None):
     if sc and sc["type"] == "linear":
         p = p / sc["factor"]
     return p[:, None] * inv[None, :]
-
-
-def check_rounded(got, exact, window, dtype, what):
-    """got (library storage array) == RNE(exact) everywhere, except entries whose exact
-    value lies within `window` of a rounding boundary, which may take the rounding of
-    any value in [exact - window, exact + window]. Returns the number of entries that
-    needed the window."""
-    got_bits = lib_bits(got, dtype)
-    want = bits_of(round_once(exact, dtype), dtype)
-    differ = got_bits != want
-    if not differ.any():
-        return 0
-    # rounding is monotonic: the roundings of [exact - window, exact + window] are the
-    # representable values between the roundings of its two ends
-    lo = round_once(exact - window, dtype)
-    hi = round_once(exact + window, dtype)
-    got_val = widen_bits(got_bits, dtype)
-    bad = differ & ~((got_val >= lo) & (got_val <= hi))
-    if bad.any():
-        idx = [tuple(int(k) for k in w) for w in np.argwhere(bad)[:5]]
-        detail = [(i, hex(int(got_bits[i])), hex(int(want[i])), float(exact[i])) for i in idx]
-        raise AssertionError(f"{what}: {int(bad.sum())} values not the once-rounded float64 "
-                             f"value (index, got, want, exact): {detail}")
-    n = int(differ.sum())
-    assert n <= max(2, exact.size // 1000), f"{what}: {n} near-boundary differences"
-    return n
-
-
-def _window(angles, mscale):
-    return mscale * (np.abs(angles) * 2.0 ** -46 + 2.0 ** -50)
 
 
 # ---- configurations ----------------------------------------------------------------
@@ -231,11 +151,18 @@ def test_llama3_config_uses_all_three_bands():
 
 @pytest.mark.parametrize("name", list(CONFIGS))
 def test_inv_freq(name):
+    # inv_freq is the Hugging Face / vLLM view (angle = p * inv_freq: linear scaling
+    # divides the frequencies); table_frequencies gives what the tables use (linear:
+    # unscaled frequencies and the factor as the positions' divisor).
     base, R, M, sc = CONFIGS[name]
+    table = ref_inv_freq(R, base, M, sc)
+    divisor = sc["factor"] if sc and sc["type"] == "linear" else 1.0
     got = ropekit.inv_freq(R, base, M, sc)
-    want = ref_inv_freq(R, base, M, sc)
-    assert got.shape == want.shape == (R // 2,)
-    np.testing.assert_allclose(got, want, rtol=1e-14, atol=0)
+    assert got.shape == table.shape == (R // 2,)
+    np.testing.assert_allclose(got, table / divisor, rtol=1e-14, atol=0)
+    got_table, got_divisor = ropekit.tables.table_frequencies(R, base, M, sc)
+    np.testing.assert_allclose(got_table, table, rtol=1e-14, atol=0)
+    assert got_divisor == divisor
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
@@ -325,7 +252,10 @@ def test_first_row_and_unit_magnitudes():
 
 def test_scaling_defaults_and_description():
     d = ropekit.rope_scaling_defaults("yarn")
-    assert d == ropekit.RopeScaling("yarn", 1.0, 8192, 32.0, 1.0, 1.0, 1.0, 1.0, 4.0)
+    assert d == ropekit.RopeScaling("yarn", 1.0, 8192, 32.0, 1.0, 1.0, 1.0, 1.0, 4.0,
+                                    truncate=True, attention_factor=0.0, mscale=1.0,
+                                    mscale_all_dim=0.0, mixed_b=0.0, alpha=1.0,
+                                    longrope_stacked=False)
     assert ropekit.RopeScaling("llama3", factor=8.0).resolved().high_freq_factor == 4.0
     assert ropekit.RopeScaling("dynamic_ntk").resolved().type == "dynamic"
     a = ropekit.cos_sin_cache(64, 16, 500.0, "f32", {"rope_type": "yarn", "factor": 3.0,
@@ -336,7 +266,7 @@ def test_scaling_defaults_and_description():
     with pytest.raises(ValueError):
         ropekit.cos_sin_cache(8, 8, scaling={"type": "yarn", "scale": 2.0})
     with pytest.raises(ValueError):
-        ropekit.cos_sin_cache(8, 8, scaling={"type": "ntk"})
+        ropekit.cos_sin_cache(8, 8, scaling={"type": "ntk-by-parts"})
     with pytest.raises(TypeError):
         ropekit.cos_sin_cache(8, 8, scaling=2.0)
 
@@ -368,7 +298,8 @@ BAD_ARGS = [
     (8, 8, 10000.0, scaling("yarn", factor=2.0, beta_slow=-1.0)),
     (8, 8, 10000.0, scaling("llama3", factor=2.0, low_freq_factor=0.0)),
     (8, 8, 10000.0, scaling("llama3", factor=2.0, high_freq_factor=-4.0)),
-    (8, 8, 10000.0, scaling(7, factor=2.0)),
+    (8, 8, 10000.0, scaling(9, factor=2.0)),
+    (8, 8, 10000.0, scaling(-1, factor=2.0)),
 ]
 
 
@@ -397,7 +328,12 @@ class _Scaling(ctypes.Structure):
                 ("original_max_position", ctypes.c_int64), ("beta_fast", ctypes.c_double),
                 ("beta_slow", ctypes.c_double), ("extrapolation_factor", ctypes.c_double),
                 ("attn_factor", ctypes.c_double), ("low_freq_factor", ctypes.c_double),
-                ("high_freq_factor", ctypes.c_double)]
+                ("high_freq_factor", ctypes.c_double), ("truncate", ctypes.c_int32),
+                ("attention_factor", ctypes.c_double), ("mscale", ctypes.c_double),
+                ("mscale_all_dim", ctypes.c_double), ("mixed_b", ctypes.c_double),
+                ("alpha", ctypes.c_double), ("short_factor", ctypes.c_void_p),
+                ("long_factor", ctypes.c_void_p), ("short_factor_count", ctypes.c_int64),
+                ("long_factor_count", ctypes.c_int64), ("longrope_stacked", ctypes.c_int32)]
 
 
 _SP = ctypes.POINTER(_Scaling)
@@ -431,7 +367,7 @@ def test_c_api_null_buffers_and_bad_enums():
     assert _coeffs(buf.ctypes.data, other.ctypes.data, 0, 4, 6, 2, 10000.0, None) == INVALID
     # a failed call writes nothing
     assert (buf == 7.0).all() and (other == 7.0).all()
-    bad = _Scaling(1, -1.0, 8192, 32.0, 1.0, 1.0, 1.0, 1.0, 4.0)
+    bad = _Scaling(1, -1.0, 8192, 32.0, 1.0, 1.0, 1.0, 1.0, 4.0, 1, 0.0, 1.0, 0.0, 0.0, 1.0)
     assert _cache(buf.ctypes.data, 0, 4, 8, 10000.0, ctypes.byref(bad)) == INVALID
     assert (buf == 7.0).all()
     inv = np.full(4, 3.0)

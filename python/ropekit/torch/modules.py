@@ -11,54 +11,47 @@ _TORCH_TO_NAME = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "b
 
 
 def scaling_from_config(rope_scaling, max_position):
-    """Maps a Hugging Face `rope_scaling` dict (as vLLM takes it) to (ropekit scaling,
-    cache positions). Types: default/none, linear, dynamic (NTK), yarn, llama3; keys as in
-    transformers' configs (factor, original_max_position_embeddings, beta_fast, beta_slow,
-    extrapolation_factor, attn_factor / attention_factor, low_freq_factor,
-    high_freq_factor). mrope keys (mrope_section, mrope_interleaved) are ignored here."""
-    if not rope_scaling:
-        return None, max_position
-    kind = rope_scaling.get("rope_type", rope_scaling.get("type", "default"))
-    if kind in ("default", "none", "mrope"):
-        return None, max_position
-    factor = float(rope_scaling.get("factor", 1.0))
-    original = int(rope_scaling.get("original_max_position_embeddings", max_position))
-    if kind == "linear":
-        return tables.RopeScaling("linear", factor=factor), int(max_position * factor)
-    if kind == "dynamic":
-        return (tables.RopeScaling("dynamic", factor=factor, original_max_position=max_position),
-                int(max_position * factor))
-    if kind == "yarn":
-        attn = rope_scaling.get("attn_factor", rope_scaling.get("attention_factor", 1.0))
-        return (tables.RopeScaling("yarn", factor=factor, original_max_position=original,
-                                   beta_fast=float(rope_scaling.get("beta_fast", 32)),
-                                   beta_slow=float(rope_scaling.get("beta_slow", 1)),
-                                   extrapolation_factor=float(
-                                       rope_scaling.get("extrapolation_factor", 1.0)),
-                                   attn_factor=float(attn)),
-                int(original * factor))
-    if kind == "llama3":
-        return (tables.RopeScaling("llama3", factor=factor, original_max_position=original,
-                                   low_freq_factor=float(rope_scaling.get("low_freq_factor", 1)),
-                                   high_freq_factor=float(
-                                       rope_scaling.get("high_freq_factor", 4))),
-                max_position)
-    _fail(ValueError, "RotaryEmbedding", f"rope_scaling type = {kind!r}",
-          "must be default, linear, dynamic, yarn or llama3")
+    """Maps a Hugging Face `rope_scaling` / `rope_parameters` dict (as vLLM takes it) to
+    (ropekit scaling, cache positions), with ropekit.tables.scaling_from_rope_parameters
+    (every type and key it documents). mrope keys (mrope_section, mrope_interleaved) are
+    ignored here."""
+    try:
+        return tables.scaling_from_rope_parameters(rope_scaling, max_position)
+    except ValueError as err:
+        _fail(ValueError, "RotaryEmbedding", "rope_scaling", str(err))
+
+
+def _to_torch(cache, dtype):
+    if dtype == torch.bfloat16:  # uint16 bits
+        return torch.from_numpy(cache.view(np.int16)).view(torch.bfloat16)
+    return torch.from_numpy(cache)
+
+
+def _dtype_name(dtype, op):
+    if dtype not in _TORCH_TO_NAME:
+        _fail(TypeError, op, f"dtype = {dtype}",
+              "must be torch.float32, torch.float16 or torch.bfloat16")
+    return _TORCH_TO_NAME[dtype]
+
+
+def rope_from_config(config, max_positions=None, dtype=torch.float32, layer_type=None):
+    """ropekit.tables.rope_from_config with the cache as a torch tensor of `dtype`
+    (torch.float32, torch.float16 or torch.bfloat16): a RopeFromConfig holding the
+    [positions, rotary_dim] cache, the attention scaling baked into it, rotary_dim, the
+    NeoX style, the base, the scaling and any mrope sections of the config."""
+    name = _dtype_name(dtype, "rope_from_config")
+    found = tables.rope_from_config(config, max_positions, name, layer_type)
+    found.cache = _to_torch(found.cache, dtype)
+    return found
 
 
 def cos_sin_cache(rotary_dim, max_position, base, rope_scaling=None, dtype=torch.float32):
     """A [positions, rotary_dim] RopeWithSinCosCache cache as a torch tensor (cos in the
     first half of each row, sin in the second), built by the library in double precision
     and rounded once to dtype."""
-    if dtype not in _TORCH_TO_NAME:
-        _fail(TypeError, "RotaryEmbedding", f"dtype = {dtype}",
-              "must be torch.float32, torch.float16 or torch.bfloat16")
+    name = _dtype_name(dtype, "RotaryEmbedding")
     scaling, positions = scaling_from_config(rope_scaling, max_position)
-    cache = tables.cos_sin_cache(positions, rotary_dim, base, _TORCH_TO_NAME[dtype], scaling)
-    if dtype == torch.bfloat16:  # uint16 bits
-        return torch.from_numpy(cache.view(np.int16)).view(torch.bfloat16)
-    return torch.from_numpy(cache)
+    return _to_torch(tables.cos_sin_cache(positions, rotary_dim, base, name, scaling), dtype)
 
 
 class RotaryEmbedding(torch.nn.Module):

@@ -1,0 +1,107 @@
+"""ropekit.torch's table front-ends with the newer rope types: rope_from_config, and
+RotaryEmbedding built from rope_scaling dicts of every type, against float64 torch
+references of the published formulas written here (R = rotary_dim, f = factor,
+inv0 = base^(-2i/R)):
+
+  longrope  inv0 / long_factor (the cache has more rows than original), times
+            sqrt(1 + ln(max / original) / ln(original))
+  ntk       mixed: inv0 / exp(ln f (i+1)^b / (R/2)^b)
+  alpha     inv0 of base alpha^(R/(R-2)), rows max_position
+  yarn      fractional correction range (truncate False), magnitude 0.1 ln f + 1
+"""
+import math
+
+import numpy as np
+import pytest
+import torch
+
+import ropekit
+import ropekit.torch as rt
+import refs
+from conftest import make
+
+R, BASE, MAX_POSITION = 64, 10000.0, 2048
+SHORT = [1.0 + 0.05 * i for i in range(R // 2)]
+LONG = [1.0 + 0.9 * i for i in range(R // 2)]
+
+
+def _inv0():
+    return BASE ** (-torch.arange(0, R, 2, dtype=torch.float64) / R)
+
+
+def _yarn_inv(f, orig, truncate):
+    def cd(n):
+        return R * math.log(orig / (n * 2 * math.pi)) / (2 * math.log(BASE))
+
+    low, high = cd(32.0), cd(1.0)
+    if truncate:
+        low, high = math.floor(low), math.ceil(high)
+    low, high = max(low, 0), min(high, R - 1)
+    ramp = ((torch.arange(R // 2, dtype=torch.float64) - low) / (high - low)).clamp(0, 1)
+    return _inv0() / f * ramp + _inv0() * (1 - ramp)
+
+
+CASES = {
+    # name: (rope_scaling, rows, inv, magnitude)
+    "longrope": ({"rope_type": "longrope", "short_factor": SHORT, "long_factor": LONG,
+                  "original_max_position_embeddings": 256},
+                 MAX_POSITION, _inv0() / torch.tensor(LONG, dtype=torch.float64),
+                 math.sqrt(1 + math.log(MAX_POSITION / 256) / math.log(256))),
+    "ntk-mixed": ({"rope_type": "ntk", "factor": 4.0, "mixed_b": 0.5}, MAX_POSITION,
+                  _inv0() / torch.exp(math.log(4.0) / (R / 2) ** 0.5 *
+                                      torch.arange(1, R // 2 + 1, dtype=torch.float64) ** 0.5),
+                  1.0),
+    "dynamic-alpha": ({"type": "dynamic", "alpha": 100.0}, MAX_POSITION,
+                      (BASE * 100.0 ** (R / (R - 2))) **
+                      (-torch.arange(0, R, 2, dtype=torch.float64) / R), 1.0),
+    "yarn-no-truncate": ({"rope_type": "yarn", "factor": 8.0,
+                          "original_max_position_embeddings": 512, "truncate": False},
+                         4096, _yarn_inv(8.0, 512, False), 0.1 * math.log(8.0) + 1),
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16],
+                         ids=lambda d: str(d).split(".")[-1])
+def test_rotary_embedding_with_newer_rope_types(name, dtype):
+    scaling, rows, inv, mag = CASES[name]
+    head_size = 128
+    emb = rt.RotaryEmbedding(head_size, R, MAX_POSITION, BASE, True, rope_scaling=scaling,
+                             dtype=dtype)
+    freqs = torch.outer(torch.arange(rows, dtype=torch.float64), inv)
+    want = torch.cat((freqs.cos() * mag, freqs.sin() * mag), dim=-1)
+    assert emb.cos_sin_cache.shape == want.shape
+    tol = 2e-6 if dtype == torch.float32 else 8e-3
+    assert torch.allclose(emb.cos_sin_cache.double(), want, atol=tol, rtol=0)
+    positions = torch.randint(0, rows, (9,))
+    query, key = make((9, 4 * head_size), dtype, 1), make((9, 2 * head_size), dtype, 2)
+    q, k = emb(positions, query, key)
+    for x, got in ((query, q), (key, k)):
+        expect, m = refs.rope(positions, x, emb.cos_sin_cache, head_size, True)
+        refs.assert_close(got, expect, m, dtype)
+
+
+@pytest.mark.parametrize("dtype,name", [(torch.float32, "f32"), (torch.float16, "f16"),
+                                        (torch.bfloat16, "bf16")])
+def test_rope_from_config_as_torch(dtype, name):
+    config = {"model_type": "qwen2", "hidden_size": 1024, "num_attention_heads": 16,
+              "max_position_embeddings": 1024, "rope_theta": 1e6,
+              "rope_scaling": {"type": "yarn", "factor": 4.0,
+                               "original_max_position_embeddings": 1024}}
+    found = rt.rope_from_config(config, dtype=dtype)
+    plain = ropekit.rope_from_config(config, dtype=name)
+    assert found.cache.dtype == dtype and tuple(found.cache.shape) == (4096, 64)
+    assert found.cache.view(torch.int16).numpy().tobytes() == \
+        np.ascontiguousarray(plain.cache).tobytes()
+    assert found.attention_scaling == plain.attention_scaling == pytest.approx(
+        0.1 * math.log(4.0) + 1)
+    with pytest.raises(TypeError, match="rope_from_config"):
+        rt.rope_from_config(config, dtype=torch.float64)
+
+
+def test_scaling_from_config_is_the_tables_mapping():
+    for scaling, _, _, _ in CASES.values():
+        assert rt.scaling_from_config(scaling, MAX_POSITION) == \
+            ropekit.tables.scaling_from_rope_parameters(scaling, MAX_POSITION)
+    with pytest.raises(ValueError, match="must be one of .*longrope"):
+        rt.scaling_from_config({"rope_type": "ntk-by-parts"}, 128)
