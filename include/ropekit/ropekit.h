@@ -326,13 +326,18 @@ typedef struct ropekit_rope_scaling {
     double attn_factor;            /* YARN: multiplies the magnitude (vLLM's attn_factor) */
     double low_freq_factor;        /* LLAMA3 (usually 1) */
     double high_freq_factor;       /* LLAMA3 (usually 4) */
-    /* Appended fields: their defaults leave the tables of the fields above unchanged. */
-    int32_t truncate;           /* YARN: 1 floors/ceils the correction range (default); 0 keeps
-                                   its fractional bounds (gpt-oss) */
+    /* Appended fields. Zero is their default and leaves the tables of the fields above as
+     * they were, so a struct filled field by field without ropekit_rope_scaling_defaults
+     * keeps working. */
+    int32_t no_truncate;        /* YARN: 0 floors/ceils the correction range (default, Hugging
+                                   Face's truncate = true); 1 keeps its fractional bounds
+                                   (truncate = false, gpt-oss) */
     double attention_factor;    /* YARN, LONGROPE: > 0 replaces the derived magnitude (Hugging
                                    Face's attention_factor); 0 derives it (default) */
-    double mscale;              /* YARN: derived magnitude mscale(f, mscale) / */
-    double mscale_all_dim;      /*   mscale(f, mscale_all_dim); defaults 1 and 0 */
+    double mscale;              /* YARN: derived magnitude mscale(f, mscale) / mscale(f,
+                                   mscale_all_dim); mscale 0 (default) stands for 1, as a */
+    double mscale_all_dim;      /*   missing key in Hugging Face's configs; mscale_all_dim 0
+                                   (default) gives mscale(f, 0) = 1 */
     double mixed_b;             /* NTK: 0 = fixed NTK (default); > 0 = mixed NTK exponent b */
     double alpha;               /* DYNAMIC_NTK_ALPHA (default 1) */
     const double *short_factor; /* LONGROPE: R/2 per-frequency divisors each (the caller's */
@@ -346,8 +351,7 @@ typedef struct ropekit_rope_scaling {
 
 /* Fills `out` with the defaults of `type`: factor 1, original_max_position 8192,
  * beta_fast 32, beta_slow 1, extrapolation_factor 1, attn_factor 1, low/high_freq_factor
- * 1/4, truncate 1, attention_factor 0, mscale 1, mscale_all_dim 0, mixed_b 0, alpha 1,
- * no short/long factors, longrope_stacked 0. */
+ * 1/4, and 0 (their defaults) for every appended field but alpha, which is 1. */
 ROPEKIT_API void ropekit_rope_scaling_defaults(ropekit_rope_scaling *out,
                                                ropekit_rope_scaling_type type);
 
@@ -368,7 +372,7 @@ ROPEKIT_API ropekit_status ropekit_rope_table_frequencies(double *inv_freq,
                                                           const ropekit_rope_scaling *scaling);
 
 /* The magnitude the tables bake into cos and sin (Hugging Face's attention_scaling):
- * YARN, DEEPSEEK_YARN: (attention_factor > 0 ? attention_factor : mscale(f, mscale) /
+ * YARN, DEEPSEEK_YARN: (attention_factor > 0 ? attention_factor : mscale(f, mscale or 1) /
  * mscale(f, mscale_all_dim)) * attn_factor, where mscale(f, m) = 0.1 m ln(f) + 1 for
  * f > 1, else 1; LONGROPE: attention_factor > 0 ? attention_factor : sqrt(1 + ln(f) /
  * ln(original_max_position)) for f > 1, else 1; every other type (and scaling NULL): 1. */

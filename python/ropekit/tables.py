@@ -41,7 +41,7 @@ class _ScalingStruct(ctypes.Structure):
         ("attn_factor", ctypes.c_double),
         ("low_freq_factor", ctypes.c_double),
         ("high_freq_factor", ctypes.c_double),
-        ("truncate", ctypes.c_int32),
+        ("no_truncate", ctypes.c_int32),
         ("attention_factor", ctypes.c_double),
         ("mscale", ctypes.c_double),
         ("mscale_all_dim", ctypes.c_double),
@@ -77,6 +77,22 @@ _FIELDS = ("factor", "original_max_position", "beta_fast", "beta_slow",
            "truncate", "attention_factor", "mscale", "mscale_all_dim", "mixed_b", "alpha",
            "longrope_stacked")
 _INT_FIELDS = {"original_max_position": int, "truncate": bool, "longrope_stacked": bool}
+# RopeScaling's truncate (the Hugging Face key) is the struct's no_truncate negated, so
+# that zero is the struct's default
+_STRUCT_FIELD = {"truncate": "no_truncate"}
+
+
+def _get_field(st, f):
+    if f in _STRUCT_FIELD:
+        return not getattr(st, _STRUCT_FIELD[f])
+    return getattr(st, f)
+
+
+def _set_field(st, f, v):
+    if f in _STRUCT_FIELD:
+        setattr(st, _STRUCT_FIELD[f], 0 if v else 1)
+    else:
+        setattr(st, f, int(v) if f in _INT_FIELDS else float(v))
 _ARRAYS = ("short_factor", "long_factor")
 
 
@@ -89,13 +105,13 @@ class RopeScaling:
     ropekit_rope_scaling_type). Fields left None take the library's defaults for the type
     (ropekit_rope_scaling_defaults: factor 1, original_max_position 8192, beta_fast 32,
     beta_slow 1, extrapolation_factor 1, attn_factor 1, low_freq_factor 1,
-    high_freq_factor 4, truncate True, attention_factor 0, mscale 1, mscale_all_dim 0,
-    mixed_b 0, alpha 1, longrope_stacked False).
+    high_freq_factor 4, truncate True, attention_factor 0, mscale 0 (standing for 1),
+    mscale_all_dim 0, mixed_b 0, alpha 1, longrope_stacked False).
 
     - yarn / deepseek_yarn: frequencies ramp between inv_freq / factor and inv_freq over
       the correction range of beta_fast, beta_slow at original_max_position (floored and
       ceiled unless truncate is False); cos and sin are scaled by (attention_factor if
-      > 0 else mscale(factor, mscale) / mscale(factor, mscale_all_dim)) * attn_factor,
+      > 0 else mscale(factor, mscale or 1) / mscale(factor, mscale_all_dim)) * attn_factor,
       mscale(f, m) = 0.1 m ln f + 1 for f > 1, else 1.
     - longrope: short_factor and long_factor (rotary_dim / 2 divisors each); the table
       uses the long ones when it has more than original_max_position rows; cos and sin
@@ -131,7 +147,7 @@ class RopeScaling:
         `type` given by name (ids without a name are kept as ints); the factor arrays
         become tuples (None when not given)."""
         st = _struct_of(self)
-        values = {f: _INT_FIELDS.get(f, float)(getattr(st, f)) for f in _FIELDS}
+        values = {f: _INT_FIELDS.get(f, float)(_get_field(st, f)) for f in _FIELDS}
         for name in _ARRAYS:
             given = getattr(self, name)
             values[name] = None if given is None else tuple(float(v) for v in given)
@@ -194,7 +210,7 @@ def _struct_of(scaling):
     for f in _FIELDS:
         v = getattr(scaling, f)
         if v is not None:
-            setattr(st, f, int(v) if f in _INT_FIELDS else float(v))
+            _set_field(st, f, v)
     st._arrays = []
     for name in _ARRAYS:
         values = getattr(scaling, name)

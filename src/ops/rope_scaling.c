@@ -22,9 +22,9 @@ void ropekit_rope_scaling_defaults(ropekit_rope_scaling *out, ropekit_rope_scali
     out->attn_factor = 1.0;
     out->low_freq_factor = 1.0;
     out->high_freq_factor = 4.0;
-    out->truncate = 1;
+    out->no_truncate = 0;
     out->attention_factor = 0.0;
-    out->mscale = 1.0;
+    out->mscale = 0.0;
     out->mscale_all_dim = 0.0;
     out->mixed_b = 0.0;
     out->alpha = 1.0;
@@ -59,9 +59,9 @@ static ropekit_status rk_check_yarn(const ropekit_rope_scaling *sc, const char *
         return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
                             "%s: YaRN attn_factor = %g: must be finite and > 0", api,
                             sc->attn_factor);
-    if (sc->truncate != 0 && sc->truncate != 1)
-        return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: YaRN truncate = %d: must be 0 or 1", api,
-                            (int)sc->truncate);
+    if (sc->no_truncate != 0 && sc->no_truncate != 1)
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: YaRN no_truncate = %d: must be 0 or 1",
+                            api, (int)sc->no_truncate);
     if (!rk_nonnegative_finite(sc->attention_factor))
         return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
                             "%s: YaRN attention_factor = %g: must be finite and >= 0 (0 derives "
@@ -209,11 +209,11 @@ static double rk_yarn_correction_dim(double rotations, int64_t dim, double base,
 }
 
 /* YaRN's ramp between interpolated (inv / factor) and extrapolated (inv) frequencies over
- * the correction range; truncate = 0 keeps the range's fractional bounds. */
+ * the correction range; no_truncate keeps the range's fractional bounds. */
 static void rk_apply_yarn(double *inv, int64_t dim, double base, const ropekit_rope_scaling *sc) {
     double lo = rk_yarn_correction_dim(sc->beta_fast, dim, base, sc->original_max_position);
     double hi = rk_yarn_correction_dim(sc->beta_slow, dim, base, sc->original_max_position);
-    if (sc->truncate) {
+    if (!sc->no_truncate) {
         lo = floor(lo);
         hi = ceil(hi);
     }
@@ -305,7 +305,7 @@ double rk_scaling_magnitude(const ropekit_rope_scaling *sc) {
     if (rk_is_yarn(sc->type)) {
         double derived = sc->attention_factor > 0
                              ? sc->attention_factor
-                             : rk_yarn_mscale(sc->factor, sc->mscale) /
+                             : rk_yarn_mscale(sc->factor, sc->mscale > 0 ? sc->mscale : 1.0) /
                                    rk_yarn_mscale(sc->factor, sc->mscale_all_dim);
         return derived * sc->attn_factor;
     }

@@ -326,7 +326,6 @@ BAD = [
         original_max_position=1), INVALID, ["original_max_position = 1", ">= 2"]),
     (sc("longrope", short_factor=[1] * 4, long_factor=[1] * 4, original_max_position=0),
      INVALID, ["original_max_position = 0"]),
-    (sc("yarn", factor=2.0, truncate=2), INVALID, ["truncate = 2", "0 or 1"]),
     (sc("yarn", factor=2.0, attention_factor=float("inf")), INVALID, ["attention_factor"]),
     (sc("yarn", factor=2.0, attention_factor=-0.5), INVALID, ["attention_factor = -0.5"]),
     (sc("yarn", factor=2.0, mscale=-1.0), INVALID, ["mscale = -1"]),
@@ -578,3 +577,31 @@ def test_unknown_rope_type_lists_the_known_ones():
         assert known in message
     with pytest.raises(ValueError, match="needs 'factor'"):
         ropekit.rope_from_config({"head_dim": 64, "rope_scaling": {"rope_type": "linear"}})
+
+
+def test_no_truncate_must_be_0_or_1():
+    """The struct's no_truncate (RopeScaling.truncate negated) is a flag: 2 is refused."""
+    st = ropekit.tables._struct_of(ropekit.RopeScaling("yarn", factor=2.0))
+    st.no_truncate = 2
+    out = np.full(4, -1.0)
+    status = ropekit.tables._inv_freq(out.ctypes.data, 8, 10000.0, 0, ctypes.byref(st))
+    assert status == INVALID
+    assert "no_truncate = 2" in ropekit.last_error() and "0 or 1" in ropekit.last_error()
+    assert (out == -1.0).all()
+
+
+def test_zeroed_appended_fields_keep_the_old_tables():
+    """A struct whose appended fields are zero (filled field by field, without the
+    defaults) builds the tables it built before they existed: YaRN truncated, mscale 1."""
+    st = ropekit.tables._struct_of(ropekit.RopeScaling("yarn", factor=8.0,
+                                                       original_max_position=512))
+    ctypes.memset(ctypes.addressof(st) + type(st).no_truncate.offset, 0,
+                  ctypes.sizeof(st) - type(st).no_truncate.offset)
+    got = np.zeros((64, 32), np.float32)
+    assert ropekit.tables._cache_build(got.ctypes.data, 0, 64, 32, 10000.0,
+                                       ctypes.byref(st)) == 0
+    want = ropekit.cos_sin_cache(64, 32, 10000.0, "f32",
+                                 {"type": "yarn", "factor": 8.0, "original_max_position": 512})
+    assert got.tobytes() == want.tobytes()
+    scale = np.abs(got[5, :16] + 1j * got[5, 16:]).mean()
+    assert abs(scale - (0.1 * np.log(8.0) + 1)) < 1e-6

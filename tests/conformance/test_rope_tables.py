@@ -253,7 +253,7 @@ def test_first_row_and_unit_magnitudes():
 def test_scaling_defaults_and_description():
     d = ropekit.rope_scaling_defaults("yarn")
     assert d == ropekit.RopeScaling("yarn", 1.0, 8192, 32.0, 1.0, 1.0, 1.0, 1.0, 4.0,
-                                    truncate=True, attention_factor=0.0, mscale=1.0,
+                                    truncate=True, attention_factor=0.0, mscale=0.0,
                                     mscale_all_dim=0.0, mixed_b=0.0, alpha=1.0,
                                     longrope_stacked=False)
     assert ropekit.RopeScaling("llama3", factor=8.0).resolved().high_freq_factor == 4.0
@@ -328,7 +328,7 @@ class _Scaling(ctypes.Structure):
                 ("original_max_position", ctypes.c_int64), ("beta_fast", ctypes.c_double),
                 ("beta_slow", ctypes.c_double), ("extrapolation_factor", ctypes.c_double),
                 ("attn_factor", ctypes.c_double), ("low_freq_factor", ctypes.c_double),
-                ("high_freq_factor", ctypes.c_double), ("truncate", ctypes.c_int32),
+                ("high_freq_factor", ctypes.c_double), ("no_truncate", ctypes.c_int32),
                 ("attention_factor", ctypes.c_double), ("mscale", ctypes.c_double),
                 ("mscale_all_dim", ctypes.c_double), ("mixed_b", ctypes.c_double),
                 ("alpha", ctypes.c_double), ("short_factor", ctypes.c_void_p),
@@ -367,7 +367,7 @@ def test_c_api_null_buffers_and_bad_enums():
     assert _coeffs(buf.ctypes.data, other.ctypes.data, 0, 4, 6, 2, 10000.0, None) == INVALID
     # a failed call writes nothing
     assert (buf == 7.0).all() and (other == 7.0).all()
-    bad = _Scaling(1, -1.0, 8192, 32.0, 1.0, 1.0, 1.0, 1.0, 4.0, 1, 0.0, 1.0, 0.0, 0.0, 1.0)
+    bad = _Scaling(1, -1.0, 8192, 32.0, 1.0, 1.0, 1.0, 1.0, 4.0, 0, 0.0, 0.0, 0.0, 0.0, 1.0)
     assert _cache(buf.ctypes.data, 0, 4, 8, 10000.0, ctypes.byref(bad)) == INVALID
     assert (buf == 7.0).all()
     inv = np.full(4, 3.0)
