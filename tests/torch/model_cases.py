@@ -634,7 +634,8 @@ CASES = [
                           "type": "yarn"}},
         "gptj", "complex",
         "rope on the 64-wide q_pe/k_pe only; HF's DeepseekV2 multiplies complex pairs (output "
-        "interleaved) and keeps softmax scale 192^-0.5; DeepSeek's own code adds mscale^2"),
+        "interleaved) and keeps softmax scale 192^-0.5; DeepSeek's own code adds mscale^2",
+        source="several copies of the config agree"),
     ModelCase(
         "DeepSeek-V3 / R1", "deepseek-ai/DeepSeek-V3",
         {"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "max_position_embeddings": 163840,
@@ -654,7 +655,9 @@ CASES = [
          "rope_theta": 10000.0},
         "gptj", "glm",
         "interleaved pairs on the first 64 of 128 elements; GLM-4.5 (glm4_moe) is rotate_half "
-        "instead"),
+        "instead",
+        source="partial factor and theta as HF's GLM-4 conversion writes them; head_dim and "
+               "max_position unconfirmed"),
     ModelCase(
         "GPT-J", "EleutherAI/gpt-j-6b",
         {"n_embd": 4096, "n_head": 16, "rotary_dim": 64, "n_positions": 2048,
@@ -680,7 +683,8 @@ CASES = [
                           "original_max_position_embeddings": 4096, "rope_type": "yarn",
                           "truncate": False}},
         "neox", "gpt_oss",
-        "yarn with truncate False (unrounded ramp bounds); cos/sin x (0.1 ln 32 + 1) = 1.3466"),
+        "yarn with truncate False (unrounded ramp bounds); cos/sin x (0.1 ln 32 + 1) = 1.3466",
+        source="several copies of the config agree"),
     ModelCase(
         "Hunyuan", "tencent/Hunyuan-7B-Instruct",
         {"head_dim": 128, "hidden_size": 4096, "num_attention_heads": 32,
