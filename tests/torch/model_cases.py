@@ -1,0 +1,858 @@
+"""How the rotary position embedding of each supported model family works, as data, with a
+float64 reference per family written in that model's Hugging Face idiom.
+
+Every case records the rope-relevant fields of a representative checkpoint's published
+config.json (`config`, verbatim: the values and key spellings as published, only the
+fields rope needs), the element pairing its HF code uses (`style`), the cos/sin scaling HF
+folds in (`attention_scaling`) and any extra factor the model applies to its softmax scale
+(`softmax_scale_factor`), and `reference(q, k, position_ids)`: q, k in HF's
+[batch, heads, seq, head_dim] layout, position_ids [batch, seq] (or [3, batch, seq] for
+mrope), returning the rotated (q, k) in float64.
+
+The frequencies come from one helper per rope type (default, linear, dynamic NTK, dynamic
+NTK alpha, yarn, longrope, llama3), shared by the cases. HF computes inv_freq and the
+angles in float32 (inv_freq is a float32 buffer, `inv_freq @ position_ids` runs with
+autocast disabled in float32, some models then cast cos/sin to the activation dtype);
+everything here is float64, so these references are what HF approximates.
+
+`python model_cases.py` checks every reference on random data: rotations preserve each
+pair's norm (times the attention scaling), position 0 is the identity (times the scaling),
+and each idiom agrees with the generic pair rotation of refs.py fed the case's cache."""
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+import torch
+
+F64 = torch.float64
+
+
+# --------------------------------------------------------------------------------------
+# Config reading. HF <= 4.x keeps scaling in `rope_scaling` with rope_theta at the top;
+# HF 5 standardizes both into `rope_parameters`. Both spellings are read.
+
+
+def scaling_dict(config):
+    """The config's scaling dict (`rope_parameters` or `rope_scaling`), or {}."""
+    for key in ("rope_parameters", "rope_scaling"):
+        d = config.get(key)
+        if isinstance(d, dict):
+            return d
+    return {}
+
+
+def rope_type(config):
+    d = scaling_dict(config)
+    return d.get("rope_type", d.get("type", "default")) or "default"
+
+
+def rope_theta(config):
+    d = scaling_dict(config)
+    for value in (d.get("rope_theta"), config.get("rope_theta"),
+                  config.get("rotary_emb_base")):
+        if value is not None:
+            return float(value)
+    return 10000.0
+
+
+def head_dim(config):
+    if config.get("qk_rope_head_dim") is not None:  # DeepSeek: HF sets head_dim to it
+        return int(config["qk_rope_head_dim"])
+    if config.get("head_dim"):
+        return int(config["head_dim"])
+    heads = config.get("num_attention_heads", config.get("n_head"))
+    return int(config.get("hidden_size", config.get("n_embd")) // heads)
+
+
+def rotary_dim(config):
+    """Number of rotated elements of each head (HF: int(head_dim * partial factor))."""
+    if config.get("rotary_dim") is not None:  # GPT-J
+        return int(config["rotary_dim"])
+    d = scaling_dict(config)
+    factor = d.get("partial_rotary_factor", config.get("partial_rotary_factor",
+                                                       config.get("rotary_pct", 1.0)))
+    return int(head_dim(config) * (1.0 if factor is None else factor))
+
+
+def original_max_positions(config):
+    d = scaling_dict(config)
+    return int(d.get("original_max_position_embeddings")
+               or config.get("original_max_position_embeddings")
+               or config["max_position_embeddings"])
+
+
+# --------------------------------------------------------------------------------------
+# Inverse frequencies, one helper per rope type (float64; HF: float32).
+
+
+def _exponents(dim):
+    return torch.arange(0, dim, 2, dtype=F64) / dim
+
+
+def inv_freq_default(base, dim):
+    """theta_j = base^(-2j/dim), j < dim/2."""
+    return 1.0 / base ** _exponents(dim)
+
+
+def inv_freq_linear(base, dim, factor):
+    """Position interpolation: every frequency divided by `factor`."""
+    return inv_freq_default(base, dim) / factor
+
+
+def inv_freq_dynamic(base, dim, factor, max_positions, seq_len):
+    """Dynamic NTK: the base grows with the sequence once it exceeds max_positions."""
+    seq_len = max(seq_len, max_positions)
+    base = base * ((factor * seq_len / max_positions) - (factor - 1)) ** (dim / (dim - 2))
+    return inv_freq_default(base, dim)
+
+
+def inv_freq_ntk_alpha(base, dim, alpha):
+    """Hunyuan's fixed NTK-aware scaling: base * alpha^(dim / (dim - 2)), at any length."""
+    return inv_freq_default(base * alpha ** (dim / (dim - 2)), dim)
+
+
+def yarn_mscale(scale, mscale=1.0):
+    return 1.0 if scale <= 1 else 0.1 * mscale * math.log(scale) + 1.0
+
+
+def inv_freq_yarn(base, dim, factor, original_max, beta_fast=32.0, beta_slow=1.0,
+                  truncate=True, attention_factor=None, mscale=None, mscale_all_dim=None):
+    """YaRN: blend of interpolated (theta/factor) and original frequencies over a linear
+    ramp between the dims that turn beta_fast and beta_slow times over original_max
+    positions (bounds floored/ceiled unless truncate is False). Returns (inv_freq,
+    attention factor: given, else mscale(factor, mscale) / mscale(factor, mscale_all_dim)
+    when both are set, else 0.1 ln(factor) + 1)."""
+    if attention_factor is None:
+        if mscale and mscale_all_dim:
+            attention_factor = yarn_mscale(factor, mscale) / yarn_mscale(factor, mscale_all_dim)
+        else:
+            attention_factor = yarn_mscale(factor)
+
+    def correction_dim(rotations):
+        return dim * math.log(original_max / (rotations * 2 * math.pi)) / (2 * math.log(base))
+
+    low, high = correction_dim(beta_fast), correction_dim(beta_slow)
+    if truncate:
+        low, high = math.floor(low), math.ceil(high)
+    low, high = max(low, 0), min(high, dim - 1)
+    if low == high:
+        high += 0.001  # HF's guard against a zero-width ramp
+    ramp = ((torch.arange(dim // 2, dtype=F64) - low) / (high - low)).clamp(0, 1)
+    extrapolation = 1 - ramp  # weight of the original frequency
+    pos_freqs = base ** _exponents(dim)
+    inv = (1.0 / (factor * pos_freqs)) * (1 - extrapolation) + (1.0 / pos_freqs) * extrapolation
+    return inv, float(attention_factor)
+
+
+def inv_freq_longrope(base, dim, short_factor, long_factor, original_max, max_positions,
+                      seq_len, factor=None, attention_factor=None):
+    """LongRoPE: theta_j / ext_j with ext the long factors when the sequence (max position
+    + 1) exceeds original_max, else the short ones. Attention factor: given, else
+    sqrt(1 + ln(s) / ln(original_max)) with s = factor or max_positions / original_max
+    (1 when s <= 1). Returns (inv_freq, attention factor)."""
+    if factor is None:
+        factor = max_positions / original_max
+    if attention_factor is None:
+        attention_factor = 1.0 if factor <= 1.0 else math.sqrt(
+            1 + math.log(factor) / math.log(original_max))
+    ext = torch.tensor(long_factor if seq_len > original_max else short_factor, dtype=F64)
+    if ext.numel() != dim // 2:
+        raise ValueError(f"longrope factors: {ext.numel()} values for {dim // 2} frequencies")
+    return 1.0 / (ext * base ** _exponents(dim)), float(attention_factor)
+
+
+def inv_freq_llama3(base, dim, factor, low_freq_factor, high_freq_factor, original_max):
+    """Llama 3.1: wavelengths above original_max / low_freq_factor divided by factor, below
+    original_max / high_freq_factor kept, a smooth blend between."""
+    inv = inv_freq_default(base, dim)
+    wavelen = 2 * math.pi / inv
+    low_wavelen = original_max / low_freq_factor
+    high_wavelen = original_max / high_freq_factor
+    out = torch.where(wavelen > low_wavelen, inv / factor, inv)
+    medium = (wavelen >= high_wavelen) & (wavelen <= low_wavelen)
+    if high_freq_factor != low_freq_factor:  # equal (Llama 4): no medium band to blend
+        smooth = (original_max / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
+        out = torch.where(medium, (1 - smooth) * out / factor + smooth * out, out)
+    return out
+
+
+def rope_parameters(config, seq_len=None):
+    """(inv_freq [rotary_dim / 2], attention_scaling) of `config` as HF computes them, for
+    a sequence of `seq_len` positions (used by longrope and dynamic; None: HF's init-time
+    choice, i.e. short factors and no dynamic growth)."""
+    d = scaling_dict(config)
+    kind = rope_type(config)
+    base, dim = rope_theta(config), rotary_dim(config)
+    max_positions = int(config["max_position_embeddings"])
+    if kind in ("default", "mrope"):
+        return inv_freq_default(base, dim), 1.0
+    if kind == "linear":
+        return inv_freq_linear(base, dim, float(d["factor"])), 1.0
+    if kind == "dynamic":
+        if d.get("alpha"):
+            return inv_freq_ntk_alpha(base, dim, float(d["alpha"])), 1.0
+        return inv_freq_dynamic(base, dim, float(d["factor"]), max_positions,
+                                seq_len or max_positions), 1.0
+    if kind == "yarn":
+        original = original_max_positions(config)
+        # HF before the fix of its issue #38224 replaced `factor` by
+        # max_position_embeddings / original_max_position_embeddings whenever the latter
+        # was given; current HF uses `factor` and falls back to that ratio only without it.
+        factor = d.get("factor")
+        factor = max_positions / original if factor is None else float(factor)
+        return inv_freq_yarn(base, dim, factor, original,
+                             float(d.get("beta_fast") or 32), float(d.get("beta_slow") or 1),
+                             d.get("truncate", True), d.get("attention_factor"),
+                             d.get("mscale"), d.get("mscale_all_dim"))
+    if kind in ("longrope", "su"):
+        return inv_freq_longrope(base, dim, d["short_factor"], d["long_factor"],
+                                 original_max_positions(config), max_positions, seq_len or 0,
+                                 d.get("factor"), d.get("attention_factor"))
+    if kind == "llama3":
+        return inv_freq_llama3(base, dim, float(d["factor"]), float(d["low_freq_factor"]),
+                               float(d["high_freq_factor"]),
+                               int(d["original_max_position_embeddings"])), 1.0
+    raise ValueError(f"rope type {kind!r}")
+
+
+def _seq_len(position_ids):
+    """HF's dynamic/longrope update measures the sequence as max(position_ids) + 1."""
+    return int(position_ids.max()) + 1
+
+
+def angles(inv_freq, position_ids):
+    """freqs[..., s, j] = position * inv_freq[j] (HF: float32 inv_freq @ positions)."""
+    return position_ids.to(F64)[..., None] * inv_freq
+
+
+# --------------------------------------------------------------------------------------
+# Application idioms, as each model's HF code writes them (float64 throughout).
+
+
+def rotate_half(x):
+    x1, x2 = x[..., : x.shape[-1] // 2], x[..., x.shape[-1] // 2:]
+    return torch.cat((-x2, x1), dim=-1)
+
+
+def rotate_every_two(x):
+    """GPT-J's / GLM's / ERNIE's rotate: pairs (2j, 2j+1) -> (-x[2j+1], x[2j])."""
+    return torch.stack((-x[..., 1::2], x[..., 0::2]), dim=-1).flatten(-2)
+
+
+def _split(x, rot):
+    return x[..., :rot], x[..., rot:]
+
+
+def apply_llama(q, k, freqs, scaling):
+    """Llama and its descendants: emb = cat(freqs, freqs); q*cos + rotate_half(q)*sin on
+    the first rotary_dim elements (Phi-3, GPT-NeoX, Falcon, Gemma pass the rest)."""
+    emb = torch.cat((freqs, freqs), dim=-1)
+    cos, sin = (emb.cos() * scaling).unsqueeze(1), (emb.sin() * scaling).unsqueeze(1)
+    rot = cos.shape[-1]
+    out = []
+    for x in (q.to(F64), k.to(F64)):
+        x_rot, x_pass = _split(x, rot)
+        out.append(torch.cat((x_rot * cos + rotate_half(x_rot) * sin, x_pass), dim=-1))
+    return tuple(out)
+
+
+def apply_glm(q, k, freqs, scaling):
+    """GLM / ERNIE 4.5: the Llama cos/sin, first half repeat_interleave'd to pair (2j, 2j+1)
+    with frequency j, rotate_every_two on the first rotary_dim elements (ERNIE: all)."""
+    emb = torch.cat((freqs, freqs), dim=-1)
+    cos, sin = (emb.cos() * scaling).unsqueeze(1), (emb.sin() * scaling).unsqueeze(1)
+    half = cos.shape[-1] // 2
+    cos = cos[..., :half].repeat_interleave(2, dim=-1)
+    sin = sin[..., :half].repeat_interleave(2, dim=-1)
+    rot = cos.shape[-1]
+    out = []
+    for x in (q.to(F64), k.to(F64)):
+        x_rot, x_pass = _split(x, rot)
+        out.append(torch.cat((x_rot * cos + rotate_every_two(x_rot) * sin, x_pass), dim=-1))
+    return tuple(out)
+
+
+def apply_complex(q, k, freqs, scaling):
+    """Llama 4 / DeepSeek-V2 in HF: view consecutive pairs as complex numbers and multiply
+    by polar(scaling, freqs) (HF: complex64 from float32; here complex128)."""
+    freqs_cis = torch.polar(torch.full_like(freqs, scaling), freqs).unsqueeze(1)
+    out = []
+    for x in (q, k):
+        xc = torch.view_as_complex(x.to(F64).reshape(*x.shape[:-1], -1, 2).contiguous())
+        out.append(torch.view_as_real(xc * freqs_cis).flatten(-2))
+    return tuple(out)
+
+
+def apply_deinterleave_rotate_half(q, k, freqs, scaling):
+    """DeepSeek-V3 in HF (rope_interleave): view(.., d/2, 2).transpose -> evens then odds,
+    then Llama's rotate_half. Pairs (2j, 2j+1) rotate by frequency j, but the output is
+    left de-interleaved: out[j] is the rotated x[2j], out[j + d/2] the rotated x[2j+1]."""
+    def deinterleave(x):
+        b, h, s, d = x.shape
+        return x.to(F64).view(b, h, s, d // 2, 2).transpose(4, 3).reshape(b, h, s, d)
+    return apply_llama(deinterleave(q), deinterleave(k), freqs, scaling)
+
+
+def apply_gpt_oss(q, k, freqs, scaling):
+    """gpt-oss: cos/sin of the half-width freqs (no cat), halves (j, j + d/2) combined."""
+    cos, sin = (freqs.cos() * scaling).unsqueeze(1), (freqs.sin() * scaling).unsqueeze(1)
+    out = []
+    for x in (q.to(F64), k.to(F64)):
+        first, second = torch.chunk(x, 2, dim=-1)
+        out.append(torch.cat((first * cos - second * sin, second * cos + first * sin), dim=-1))
+    return tuple(out)
+
+
+def gptj_sincos_table(inv_freq, max_positions):
+    """GPT-J's embed_positions: [max_positions, rotary_dim] = sin | cos of the angles."""
+    t = angles(inv_freq, torch.arange(max_positions))
+    return torch.cat((t.sin(), t.cos()), dim=1)
+
+
+def apply_gptj(q, k, table, position_ids):
+    """GPT-J: gather sin|cos rows, repeat_interleave each half, rotate_every_two on the
+    first rotary_dim elements (HF applies it on [B, S, H, D]; same per element)."""
+    sincos = table[position_ids]
+    sin, cos = torch.chunk(sincos, 2, dim=-1)
+    sin = sin.repeat_interleave(2, dim=-1).unsqueeze(1)
+    cos = cos.repeat_interleave(2, dim=-1).unsqueeze(1)
+    rot = cos.shape[-1]
+    out = []
+    for x in (q.to(F64), k.to(F64)):
+        x_rot, x_pass = _split(x, rot)
+        out.append(torch.cat((x_rot * cos + rotate_every_two(x_rot) * sin, x_pass), dim=-1))
+    return tuple(out)
+
+
+def mrope_rows(half, sections, interleaved):
+    """Which position row (0 t, 1 h, 2 w) drives each of the `half` frequencies: Qwen2-VL's
+    contiguous sections, or Qwen3-VL's interleaving (j % 3 == 1 from h and j % 3 == 2 from
+    w while j < 3 * section, the rest t)."""
+    if sum(sections) != half:
+        raise ValueError(f"mrope sections {sections} do not sum to {half}")
+    if not interleaved:
+        return torch.cat([torch.full((s,), i, dtype=torch.long) for i, s in enumerate(sections)])
+    rows = torch.zeros(half, dtype=torch.long)
+    for row, offset in ((1, 1), (2, 2)):
+        rows[offset: sections[row] * 3: 3] = row
+    return rows
+
+
+def mrope_freqs(inv_freq, position_ids, sections, interleaved):
+    """freqs [B, S, half] from [3, B, S] positions: frequency j uses its row's position."""
+    if position_ids.dim() == 2:  # text only: HF expands to three equal rows
+        position_ids = position_ids[None].expand(3, *position_ids.shape)
+    per_row = angles(inv_freq, position_ids)  # [3, B, S, half]
+    rows = mrope_rows(inv_freq.numel(), sections, interleaved)
+    return per_row.gather(0, rows.view(1, 1, 1, -1).expand(1, *per_row.shape[1:])).squeeze(0)
+
+
+# --------------------------------------------------------------------------------------
+# The cases.
+
+
+@dataclass
+class ModelCase:
+    name: str                    # family, as in docs/models.md
+    hf_model_id: str             # representative checkpoint whose config.json is `config`
+    config: dict                 # rope-relevant published fields, verbatim
+    style: str                   # "neox": pairs (j, j + r/2); "gptj": pairs (2j, 2j + 1)
+    idiom: str                   # how HF applies it (see APPLY)
+    notes: str
+    softmax_scale_factor: float = 1.0   # the model's own extra factor on its softmax scale
+    output_deinterleaved: bool = False  # DeepSeek-V3: HF leaves rotated pairs as evens|odds
+    mrope_section: Optional[list] = None
+    mrope_interleaved: bool = False
+    source: str = ""             # where the config values were checked
+    seq_len_for_table: Optional[int] = None  # GPT-J: size of its sin|cos table
+
+    @property
+    def head_dim(self):
+        return head_dim(self.config)
+
+    @property
+    def rotary_dim(self):
+        return rotary_dim(self.config)
+
+    @property
+    def rope_type(self):
+        return rope_type(self.config)
+
+    def rope_parameters(self, seq_len=None):
+        return rope_parameters(self.config, seq_len)
+
+    @property
+    def attention_scaling(self):
+        """The factor HF multiplies cos and sin by (yarn / longrope attention factor)."""
+        return self.rope_parameters()[1]
+
+    def reference(self, q, k, position_ids):
+        """Rotated (q, k), float64, [B, H, S, D] as HF's attention sees them."""
+        seq = _seq_len(position_ids)
+        inv_freq, scaling = self.rope_parameters(seq)
+        if self.idiom == "gptj":
+            table = gptj_sincos_table(inv_freq, max(seq, self.seq_len_for_table or 0))
+            return apply_gptj(q, k, table, position_ids)
+        if self.mrope_section is not None:
+            freqs = mrope_freqs(inv_freq, position_ids, self.mrope_section,
+                                self.mrope_interleaved)
+        else:
+            freqs = angles(inv_freq, position_ids)
+        return APPLY[self.idiom](q, k, freqs, scaling)
+
+
+APPLY: dict = {
+    "llama": apply_llama,
+    "glm": apply_glm,
+    "complex": apply_complex,
+    "deinterleave": apply_deinterleave_rotate_half,
+    "gpt_oss": apply_gpt_oss,
+}
+
+# Published rope-scaling arrays (48 values each: rotary_dim 96 / 2).
+PHI3_MINI_128K_LONG = [
+    1.0700000524520874, 1.1200000047683716, 1.149999976158142, 1.4199999570846558,
+    1.5699999332427979, 1.7999999523162842, 2.129999876022339, 2.129999876022339,
+    3.009999990463257, 5.910000324249268, 6.950000286102295, 9.070000648498535,
+    9.930000305175781, 10.710000038146973, 11.130000114440918, 14.609999656677246,
+    15.409998893737793, 19.809999465942383, 37.279998779296875, 38.279998779296875,
+    38.599998474121094, 40.12000274658203, 46.20000457763672, 50.940006256103516,
+    53.66000747680664, 54.9373893737793, 56.89738845825195, 57.28738784790039,
+    59.98738479614258, 60.86738586425781, 60.887386322021484, 61.71739196777344,
+    62.91739273071289, 62.957393646240234, 63.41739273071289, 63.8173942565918,
+    63.83739471435547, 63.897396087646484, 63.93739700317383, 64.06739807128906,
+    64.11434936523438, 64.12435150146484, 64.15435028076172, 64.19435119628906,
+    64.24435424804688, 64.57435607910156, 64.69000244140625, 64.76000213623047]
+PHI3_MINI_128K_SHORT = (
+    [1.1, 1.1, 1.1, 1.3000000000000003, 1.3500000000000003, 1.3500000000000003,
+     1.4000000000000004, 1.5500000000000005] + [2.000000000000001] * 17
+    + [2.0500000000000007] * 6 + [2.1000000000000005] * 2 + [2.1500000000000004]
+    + [2.25] * 5 + [2.3999999999999995, 2.4499999999999993, 2.499999999999999,
+                    2.6999999999999984, 2.6999999999999984, 2.7499999999999982,
+                    2.799999999999998, 2.8999999999999977, 3.049999999999997])
+PHI35_MINI_LONG = [
+    1.0800000429153442, 1.1100000143051147, 1.1399999856948853, 1.340000033378601,
+    1.5899999141693115, 1.600000023841858, 1.6200000047683716, 2.620000123977661,
+    3.2300000190734863, 3.2300000190734863, 4.789999961853027, 7.400000095367432,
+    7.700000286102295, 9.09000015258789, 12.199999809265137, 17.670000076293945,
+    24.46000099182129, 28.57000160217285, 30.420001983642578, 30.840002059936523,
+    32.590003967285156, 32.93000411987305, 42.320003509521484, 44.96000289916992,
+    50.340003967285156, 50.45000457763672, 57.55000305175781, 57.93000411987305,
+    58.21000289916992, 60.1400032043457, 62.61000442504883, 62.62000274658203,
+    62.71000289916992, 63.1400032043457, 63.1400032043457, 63.77000427246094,
+    63.93000411987305, 63.96000289916992, 63.970001220703125, 64.02999877929688,
+    64.06999969482422, 64.08000183105469, 64.12000274658203, 64.41000366210938,
+    64.4800033569336, 64.51000213623047, 64.52999877929688, 64.83999633789062]
+PHI35_MINI_SHORT = (
+    [1.0, 1.0199999809265137, 1.0299999713897705, 1.0299999713897705]
+    + [1.0499999523162842] * 5
+    + [1.0699999332427979, 1.0999999046325684, 1.1099998950958252, 1.1599998474121094,
+       1.1599998474121094, 1.1699998378753662, 1.2899998426437378, 1.339999794960022,
+       1.679999828338623, 1.7899998426437378, 1.8199998140335083, 1.8499997854232788,
+       1.8799997568130493, 1.9099997282028198, 1.9399996995925903, 1.9899996519088745]
+    + [2.0199997425079346] * 6 + [2.0299997329711914] * 9
+    + [2.0799996852874756, 2.0899996757507324, 2.189999580383301, 2.2199995517730713,
+       2.5899994373321533, 2.729999542236328, 2.749999523162842, 2.8399994373321533])
+PHI4_MINI_LONG = [
+    1, 1.118320672, 1.250641126, 1.398617824, 1.564103225, 1.74916897, 1.956131817,
+    2.187582649, 2.446418898, 2.735880826, 3.059592084, 3.421605075, 3.826451687,
+    4.279200023, 4.785517845, 5.351743533, 5.984965424, 6.693110555, 7.485043894,
+    8.370679318, 9.36110372, 10.4687158, 11.70738129, 13.09260651, 14.64173252,
+    16.37415215, 18.31155283, 20.47818807, 22.90118105, 25.61086418, 28.64115884, 32.03,
+    32.1, 32.13, 32.23, 32.6, 32.61, 32.64, 32.66, 32.7, 32.71, 32.93, 32.97, 33.28, 33.49,
+    33.5, 44.16, 47.77]
+PHI4_MINI_SHORT = [1.0] * 48
+
+LLAMA31_SCALING = {"factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0,
+                   "original_max_position_embeddings": 8192, "rope_type": "llama3"}
+
+
+CASES = [
+    ModelCase(
+        "Llama 2", "meta-llama/Llama-2-7b-hf",
+        {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 4096,
+         "rope_theta": 10000.0, "rope_scaling": None},
+        "neox", "llama",
+        "plain rope; HF's checkpoint conversion permuted q/k weights so Meta's interleaved "
+        "pairs became rotate_half pairs"),
+    ModelCase(
+        "Llama 3", "meta-llama/Meta-Llama-3-8B",
+        {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 8192,
+         "rope_theta": 500000.0, "rope_scaling": None},
+        "neox", "llama", "plain rope, theta 500000"),
+    ModelCase(
+        "Llama 3.1", "meta-llama/Llama-3.1-8B",
+        {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 131072,
+         "rope_theta": 500000.0, "rope_scaling": LLAMA31_SCALING},
+        "neox", "llama",
+        "llama3 scaling is static (same frequencies at every length); no attention scaling",
+        source="rope_scaling: microsoft config table of Llama-3.1-8B"),
+    ModelCase(
+        "Llama 3.2", "meta-llama/Llama-3.2-1B",
+        {"hidden_size": 2048, "num_attention_heads": 32, "head_dim": 64,
+         "max_position_embeddings": 131072, "rope_theta": 500000.0,
+         "rope_scaling": {"factor": 32.0, "high_freq_factor": 4.0, "low_freq_factor": 1.0,
+                          "original_max_position_embeddings": 8192, "rope_type": "llama3"}},
+        "neox", "llama", "llama3 scaling with factor 32 (1B and 3B); head_dim 64 on the 1B"),
+    ModelCase(
+        "Llama 4 (text)", "meta-llama/Llama-4-Scout-17B-16E-Instruct",
+        {"hidden_size": 5120, "num_attention_heads": 40, "head_dim": 128,
+         "max_position_embeddings": 10485760, "rope_theta": 500000.0,
+         "rope_scaling": {"factor": 16.0, "high_freq_factor": 1.0, "low_freq_factor": 1.0,
+                          "original_max_position_embeddings": 8192, "rope_type": "llama3"}},
+        "gptj", "complex",
+        "complex multiply on interleaved pairs (weights not permuted); every 4th layer "
+        "(no_rope_layers) skips rope; rope layers L2-normalize q/k after rope (use_qk_norm)",
+        source="text_config of the Scout config (several copies agree)"),
+    ModelCase(
+        "Qwen2", "Qwen/Qwen2-7B-Instruct",
+        {"hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 32768,
+         "rope_theta": 1000000.0},
+        "neox", "llama", "plain rope, theta 1e6"),
+    ModelCase(
+        "Qwen2.5", "Qwen/Qwen2.5-7B-Instruct",
+        {"hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 32768,
+         "rope_theta": 1000000.0, "rope_scaling": None},
+        "neox", "llama", "plain rope as published; long context needs the yarn entry below"),
+    ModelCase(
+        "Qwen2.5 (yarn, 128K)", "Qwen/Qwen2.5-7B-Instruct",
+        {"hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 32768,
+         "rope_theta": 1000000.0,
+         "rope_scaling": {"factor": 4.0, "original_max_position_embeddings": 32768,
+                          "type": "yarn"}},
+        "neox", "llama",
+        "the model card's rope_scaling added by the user; yarn is static (also short "
+        "inputs); HF before its #38224 fix used factor max_pos/original = 1 here",
+        source="rope_scaling as the model card prints it (quoted in HF issue #33783)"),
+    ModelCase(
+        "Qwen3", "Qwen/Qwen3-8B",
+        {"hidden_size": 4096, "num_attention_heads": 32, "head_dim": 128,
+         "max_position_embeddings": 40960, "rope_theta": 1000000, "rope_scaling": None},
+        "neox", "llama", "plain rope; the card's yarn (factor 4, original 32768) works as "
+        "for Qwen2.5; q/k RMSNorm runs before rope"),
+    ModelCase(
+        "Qwen2-VL / Qwen2.5-VL", "Qwen/Qwen2-VL-7B-Instruct",
+        {"hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 32768,
+         "rope_theta": 1000000.0,
+         "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}},
+        "neox", "llama",
+        "mrope: frequencies [0,16) take the t position, [16,40) h, [40,64) w; positions "
+        "[3, B, S]; Qwen2.5-VL-7B has the same sections (max_position 128000)",
+        mrope_section=[16, 24, 24]),
+    ModelCase(
+        "Qwen3-VL", "Qwen/Qwen3-VL-4B-Instruct",
+        {"hidden_size": 2560, "num_attention_heads": 32, "head_dim": 128,
+         "max_position_embeddings": 262144, "rope_theta": 5000000,
+         "rope_scaling": {"mrope_interleaved": True, "mrope_section": [24, 20, 20],
+                          "rope_type": "default"}},
+        "neox", "llama",
+        "interleaved mrope: frequency j uses h if j%3==1 and j<60, w if j%3==2 and j<60, "
+        "else t (ropekit cache_mode=1)",
+        mrope_section=[24, 20, 20], mrope_interleaved=True,
+        source="text_config (several copies agree)"),
+    ModelCase(
+        "Mistral 7B v0.1", "mistralai/Mistral-7B-v0.1",
+        {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 32768,
+         "rope_theta": 10000.0, "sliding_window": 4096},
+        "neox", "llama", "plain rope; the sliding window does not change positions"),
+    ModelCase(
+        "Mistral NeMo", "mistralai/Mistral-Nemo-Base-2407",
+        {"head_dim": 128, "hidden_size": 5120, "num_attention_heads": 32,
+         "max_position_embeddings": 128000, "rope_theta": 1000000.0, "sliding_window": None},
+        "neox", "llama",
+        "explicit head_dim 128 (hidden/heads would be 160); theta 1e6 as in 7B v0.2/v0.3",
+        source="config copy in a benchmark suite"),
+    ModelCase(
+        "Gemma", "google/gemma-7b",
+        {"head_dim": 256, "hidden_size": 3072, "num_attention_heads": 16,
+         "max_position_embeddings": 8192, "rope_theta": 10000.0},
+        "neox", "llama", "head_dim 256 (not hidden/heads)"),
+    ModelCase(
+        "Gemma 2", "google/gemma-2-9b",
+        {"head_dim": 256, "hidden_size": 3584, "num_attention_heads": 16,
+         "max_position_embeddings": 8192, "rope_theta": 10000.0},
+        "neox", "llama", "same rope on local and global layers"),
+    ModelCase(
+        "Gemma 3 (global layers)", "google/gemma-3-4b-it",
+        {"head_dim": 256, "hidden_size": 2560, "num_attention_heads": 8,
+         "max_position_embeddings": 131072, "rope_theta": 1000000.0,
+         "rope_scaling": {"factor": 8.0, "rope_type": "linear"}, "sliding_window_pattern": 6},
+        "neox", "llama",
+        "every 6th layer is global: theta 1e6 with linear factor 8; the other 5 are local",
+        source="text_config values in a config parser test"),
+    ModelCase(
+        "Gemma 3 (local layers)", "google/gemma-3-4b-it",
+        {"head_dim": 256, "hidden_size": 2560, "num_attention_heads": 8,
+         "max_position_embeddings": 131072, "rope_theta": 10000.0,
+         "rope_scaling": {"rope_type": "default"}},
+        "neox", "llama",
+        "sliding layers: HF copies the config with rope_theta = rope_local_base_freq (10000) "
+        "and rope_scaling {'rope_type': 'default'}: no linear factor"),
+    ModelCase(
+        "Phi-3-mini-4k", "microsoft/Phi-3-mini-4k-instruct",
+        {"hidden_size": 3072, "num_attention_heads": 32, "max_position_embeddings": 4096,
+         "rope_theta": 10000.0, "rope_scaling": None},
+        "neox", "llama", "plain rope, head_dim 96"),
+    ModelCase(
+        "Phi-3-mini-128k", "microsoft/Phi-3-mini-128k-instruct",
+        {"hidden_size": 3072, "num_attention_heads": 32, "max_position_embeddings": 131072,
+         "original_max_position_embeddings": 4096, "rope_theta": 10000.0,
+         "rope_scaling": {"long_factor": PHI3_MINI_128K_LONG,
+                          "short_factor": PHI3_MINI_128K_SHORT, "type": "longrope"}},
+        "neox", "llama",
+        "a sequence whose max position + 1 exceeds 4096 uses the long factors for every "
+        "position; cos/sin times sqrt(1 + ln 32 / ln 4096) = 1.1902 at any length",
+        source="arrays of the current (mid-2024) config: a Microsoft evaluation script; head "
+               "and tail match the config as quoted with its model link"),
+    ModelCase(
+        "Phi-3.5-mini", "microsoft/Phi-3.5-mini-instruct",
+        {"hidden_size": 3072, "num_attention_heads": 32, "max_position_embeddings": 131072,
+         "original_max_position_embeddings": 4096, "rope_theta": 10000.0,
+         "rope_scaling": {"long_factor": PHI35_MINI_LONG, "short_factor": PHI35_MINI_SHORT,
+                          "type": "longrope"}},
+        "neox", "llama",
+        "as Phi-3-mini-128k with its own factors: long factors for the whole sequence past "
+        "4096 positions; attention factor 1.1902",
+        source="two copies of the config agree (one in a Microsoft repository)"),
+    ModelCase(
+        "Phi-4-mini", "microsoft/Phi-4-mini-instruct",
+        {"hidden_size": 3072, "num_attention_heads": 24, "max_position_embeddings": 131072,
+         "original_max_position_embeddings": 4096, "partial_rotary_factor": 0.75,
+         "rope_theta": 10000.0,
+         "rope_scaling": {"long_factor": PHI4_MINI_LONG, "short_factor": PHI4_MINI_SHORT,
+                          "type": "longrope"}},
+        "neox", "llama",
+        "longrope on the first 96 of 128 elements (partial_rotary_factor 0.75); short "
+        "factors all 1; attention factor 1.1902 even below 4096 positions",
+        source="several copies of the config agree"),
+    ModelCase(
+        "DeepSeek-V2", "deepseek-ai/DeepSeek-V2-Lite",
+        {"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "max_position_embeddings": 163840,
+         "rope_theta": 10000,
+         "rope_scaling": {"beta_fast": 32, "beta_slow": 1, "factor": 40, "mscale": 0.707,
+                          "mscale_all_dim": 0.707, "original_max_position_embeddings": 4096,
+                          "type": "yarn"}},
+        "gptj", "complex",
+        "rope on the 64-wide q_pe/k_pe only; HF's DeepseekV2 multiplies complex pairs (output "
+        "interleaved) and keeps softmax scale 192^-0.5; DeepSeek's own code adds mscale^2",
+        source="several copies of the config agree"),
+    ModelCase(
+        "DeepSeek-V3 / R1", "deepseek-ai/DeepSeek-V3",
+        {"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "max_position_embeddings": 163840,
+         "rope_theta": 10000,
+         "rope_scaling": {"beta_fast": 32, "beta_slow": 1, "factor": 40, "mscale": 1.0,
+                          "mscale_all_dim": 1.0, "original_max_position_embeddings": 4096,
+                          "type": "yarn"}},
+        "gptj", "deinterleave",
+        "pairs (2j, 2j+1) but HF returns them de-interleaved (evens | odds): q.k is as gptj's; "
+        "cos/sin factor mscale/mscale_all_dim = 1; softmax scale x (0.1 ln 40 + 1)^2",
+        softmax_scale_factor=yarn_mscale(40, 1.0) ** 2, output_deinterleaved=True,
+        source="rope_scaling quoted from the config in Megatron-LM issue #1418; R1 identical"),
+    ModelCase(
+        "GLM-4", "THUDM/glm-4-9b-chat-hf",
+        {"head_dim": 128, "hidden_size": 4096, "num_attention_heads": 32,
+         "partial_rotary_factor": 0.5, "max_position_embeddings": 131072,
+         "rope_theta": 10000.0},
+        "gptj", "glm",
+        "interleaved pairs on the first 64 of 128 elements; GLM-4.5 (glm4_moe) is rotate_half "
+        "instead",
+        source="partial factor and theta as HF's GLM-4 conversion writes them; head_dim and "
+               "max_position unconfirmed"),
+    ModelCase(
+        "GPT-J", "EleutherAI/gpt-j-6b",
+        {"n_embd": 4096, "n_head": 16, "rotary_dim": 64, "n_positions": 2048,
+         "max_position_embeddings": 2048},
+        "gptj", "gptj",
+        "rotary_dim 64 of head 256; HF keeps a sin|cos table [2048, 64] (sin half first)",
+        seq_len_for_table=2048),
+    ModelCase(
+        "GPT-NeoX", "EleutherAI/gpt-neox-20b",
+        {"hidden_size": 6144, "num_attention_heads": 64, "rotary_pct": 0.25,
+         "rotary_emb_base": 10000, "max_position_embeddings": 2048},
+        "neox", "llama", "rotate_half on the first 24 of 96 elements (rotary_pct 0.25)"),
+    ModelCase(
+        "Falcon", "tiiuae/falcon-7b",
+        {"hidden_size": 4544, "n_head": 71, "max_position_embeddings": 2048,
+         "rope_theta": 10000.0, "alibi": False},
+        "neox", "llama", "head_dim 64; falcon-rw / alibi variants have no rope"),
+    ModelCase(
+        "gpt-oss", "openai/gpt-oss-20b",
+        {"head_dim": 64, "hidden_size": 2880, "num_attention_heads": 64,
+         "max_position_embeddings": 131072, "rope_theta": 150000,
+         "rope_scaling": {"beta_fast": 32.0, "beta_slow": 1.0, "factor": 32.0,
+                          "original_max_position_embeddings": 4096, "rope_type": "yarn",
+                          "truncate": False}},
+        "neox", "gpt_oss",
+        "yarn with truncate False (unrounded ramp bounds); cos/sin x (0.1 ln 32 + 1) = 1.3466",
+        source="several copies of the config agree"),
+    ModelCase(
+        "Hunyuan", "tencent/Hunyuan-7B-Instruct",
+        {"head_dim": 128, "hidden_size": 4096, "num_attention_heads": 32,
+         "max_position_embeddings": 262144, "rope_theta": 10000.0,
+         "rope_scaling": {"alpha": 1000.0, "beta_fast": 32, "beta_slow": 1, "factor": 1.0,
+                          "mscale": 1.0, "mscale_all_dim": 1.0, "type": "dynamic"}},
+        "neox", "llama",
+        "'dynamic' with alpha is static: theta 10000 * 1000^(128/126) at every length; "
+        "q/k RMSNorm after rope",
+        source="type/alpha/factor/theta/max_position confirmed; the other rope_scaling keys "
+               "as commonly shipped, unconfirmed"),
+    ModelCase(
+        "ERNIE 4.5", "baidu/ERNIE-4.5-0.3B-PT",
+        {"head_dim": 128, "hidden_size": 1024, "num_attention_heads": 16,
+         "max_position_embeddings": 131072, "rope_theta": 500000},
+        "gptj", "glm",
+        "GLM's interleaved idiom on the full head, computed in float32 by HF; ERNIE-4.5-VL "
+        "uses a 3-D rope of its own (not covered here)",
+        source="config copy (model repo files)"),
+]
+
+BY_NAME = {case.name: case for case in CASES}
+
+
+# --------------------------------------------------------------------------------------
+# Self-test.
+
+
+def _cache(case, positions):
+    """vLLM-style cos|sin cache [positions, rotary_dim] with the attention scaling folded
+    in, as ropekit.torch.rope_from_config is to build it."""
+    inv_freq, scaling = case.rope_parameters(positions)
+    t = angles(inv_freq, torch.arange(positions))
+    return torch.cat((t.cos() * scaling, t.sin() * scaling), dim=-1)
+
+
+def _generic(case, q, k, position_ids):
+    """refs.rope (vLLM's forward_native) on the case's cache, back in HF's layout."""
+    import refs
+    cache = _cache(case, _seq_len(position_ids))
+    d = case.head_dim
+    out = []
+    for x in (q, k):
+        b, h, s, _ = x.shape
+        tokens = x.transpose(1, 2).reshape(b * s, h, d)
+        if case.mrope_section is not None:
+            pos = position_ids.reshape(3, b * s)
+            y, _ = refs.rope(pos, tokens, cache, d, case.style == "neox",
+                             case.mrope_section, 1 if case.mrope_interleaved else 0)
+        else:
+            y, _ = refs.rope(position_ids.reshape(-1), tokens, cache, d, case.style == "neox")
+        y = y.reshape(b, s, h, d).transpose(1, 2)
+        if case.output_deinterleaved:
+            rot = case.rotary_dim
+            y = torch.cat((y[..., 0:rot:2], y[..., 1:rot:2], y[..., rot:]), dim=-1)
+        out.append(y)
+    return out
+
+
+def _pair_norms(x, case):
+    rot = x[..., :case.rotary_dim]
+    if case.style == "neox" and not case.output_deinterleaved:
+        a, b = rot.chunk(2, dim=-1)
+    elif case.output_deinterleaved:
+        a, b = rot.chunk(2, dim=-1)  # evens | odds after HF's permutation
+    else:
+        a, b = rot[..., 0::2], rot[..., 1::2]
+    return (a * a + b * b).sqrt()
+
+
+def _pair_norms_input(x, case):
+    rot = x[..., :case.rotary_dim]
+    if case.style == "neox":
+        a, b = rot.chunk(2, dim=-1)
+    else:
+        a, b = rot[..., 0::2], rot[..., 1::2]
+    return (a * a + b * b).sqrt()
+
+
+def self_test(seed=0):
+    g = torch.Generator().manual_seed(seed)
+    failures = []
+    for case in CASES:
+        d = case.head_dim
+        long_ctx = original_max_positions(case.config) + 5 if case.rope_type in (
+            "longrope", "su") else None
+        for seq_end in filter(None, (7, long_ctx)):
+            b, h, s = 2, 3, 5
+            q = torch.rand(b, h, s, d, generator=g, dtype=F64) * 2 - 1
+            k = torch.rand(b, 1, s, d, generator=g, dtype=F64) * 2 - 1
+            pos = torch.randint(0, seq_end, (b, s), generator=g)
+            pos[0, 0] = 0
+            pos[1, -1] = seq_end - 1
+            if case.mrope_section is not None:
+                pos = torch.stack((pos, (pos * 3) % seq_end, (pos * 5 + 1) % seq_end))
+                pos[:, 0, 0] = 0
+            scaling = case.rope_parameters(_seq_len(pos))[1]
+            qo, ko = case.reference(q, k, pos)
+            gq, gk = _generic(case, q, k, pos)
+            err = max((qo - gq).abs().max().item(), (ko - gk).abs().max().item())
+            if err > 1e-12:
+                failures.append(f"{case.name}: idiom vs generic pair rotation, max err {err:.3g}")
+            for x, y in ((q, qo), (k, ko)):
+                nx, ny = _pair_norms_input(x, case), _pair_norms(y, case)
+                if not torch.allclose(ny, nx * scaling, rtol=1e-12, atol=1e-12):
+                    failures.append(f"{case.name}: pair norms not preserved x {scaling}")
+                rot = case.rotary_dim
+                if not torch.equal(y[..., rot:], x[..., rot:]):
+                    failures.append(f"{case.name}: pass-through elements changed")
+            first = (pos[..., 0, 0] if pos.dim() == 3 else pos[0, 0]).eq(0).all()
+            if first:
+                y0 = qo[0, :, 0]
+                x0 = q[0, :, 0]
+                if case.output_deinterleaved:
+                    rot = case.rotary_dim
+                    x0 = torch.cat((x0[..., 0:rot:2], x0[..., 1:rot:2], x0[..., rot:]), -1)
+                want = torch.cat((x0[..., :case.rotary_dim] * scaling,
+                                  x0[..., case.rotary_dim:]), dim=-1)
+                if not torch.allclose(y0, want, rtol=1e-13, atol=1e-13):
+                    failures.append(f"{case.name}: position 0 is not identity x {scaling}")
+    # Published numbers the formulas must reproduce.
+    phi = BY_NAME["Phi-3-mini-128k"]
+    if abs(phi.attention_scaling - 1.190238118171692) > 1e-7:  # GGUF rope.scaling.attn_factor
+        failures.append(f"Phi-3 attention factor {phi.attention_scaling}")
+    hy = BY_NAME["Hunyuan"].rope_parameters()[0]
+    if not torch.allclose(hy, inv_freq_default(10000 * 1000 ** (128 / 126), 128), rtol=1e-15):
+        failures.append("Hunyuan alpha base")
+    for name in ("DeepSeek-V2", "DeepSeek-V3 / R1"):
+        if abs(BY_NAME[name].attention_scaling - 1.0) > 1e-15:
+            failures.append(f"{name}: yarn attention factor {BY_NAME[name].attention_scaling}")
+    oss = BY_NAME["gpt-oss"].attention_scaling
+    if abs(oss - (0.1 * math.log(32) + 1)) > 1e-15:
+        failures.append(f"gpt-oss attention factor {oss}")
+    scout = BY_NAME["Llama 4 (text)"].rope_parameters()[0]
+    base = inv_freq_default(500000.0, 128)
+    expect = torch.where(2 * math.pi / base > 8192, base / 16, base)
+    if not torch.equal(scout, expect):
+        failures.append("Llama 4 bands")
+    # Dynamic NTK (no shipped case uses it): identity below max_positions, growth beyond.
+    if not torch.allclose(inv_freq_dynamic(10000.0, 128, 2.0, 4096, 100),
+                          inv_freq_default(10000.0, 128), rtol=1e-15):
+        failures.append("dynamic NTK below max_positions")
+    for case in CASES:
+        if case.rope_type in ("longrope", "su"):
+            for key in ("short_factor", "long_factor"):
+                if len(scaling_dict(case.config)[key]) != case.rotary_dim // 2:
+                    failures.append(f"{case.name}: {key} length")
+    return failures
+
+
+if __name__ == "__main__":
+    import os
+    import sys
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    try:
+        import transformers  # noqa: F401
+        have_hf = True
+    except ImportError:
+        have_hf = False
+    problems = self_test()
+    for p in problems:
+        print("FAIL", p)
+    width = max(len(c.name) for c in CASES)
+    for c in CASES:
+        print(f"{c.name:<{width}}  {c.rope_type:<8} {c.style:<4} rot {c.rotary_dim:>3}/"
+              f"{c.head_dim:<3} scaling {c.attention_scaling:.6f} softmax x"
+              f"{c.softmax_scale_factor:.6f}")
+    print("transformers:", "importable (no comparison written yet)" if have_hf
+          else "not importable here; references not compared with HF's functions")
+    print(f"{len(CASES)} cases, {len(problems)} failures")
+    sys.exit(1 if problems else 0)
