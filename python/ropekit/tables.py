@@ -446,7 +446,11 @@ def scaling_from_rope_parameters(params, max_position, config=None):
 
 
 # model types whose rotary embedding pairs adjacent elements (GPT-J style) in vLLM
-GPTJ_STYLE_MODEL_TYPES = frozenset({"gptj", "deepseek_v2", "deepseek_v3", "kimi_k2"})
+# model_type values whose rope pairs (2j, 2j + 1) (GPT-J style, as vLLM sets
+# is_neox_style=False for them); every other model type pairs (j, j + R/2)
+GPTJ_STYLE_MODEL_TYPES = frozenset({"gptj", "deepseek_v2", "deepseek_v3", "kimi_k2", "llama4",
+                                    "llama4_text", "glm", "glm4", "chatglm", "ernie4_5",
+                                    "ernie4_5_moe"})
 
 
 @dataclasses.dataclass
@@ -488,9 +492,26 @@ def _head_dim(config):
     for key in ("qk_rope_head_dim", "head_dim"):  # DeepSeek rotates qk_rope_head_dim
         if config.get(key):
             return int(config[key])
-    if config.get("hidden_size") and config.get("num_attention_heads"):
-        return int(config["hidden_size"]) // int(config["num_attention_heads"])
+    hidden = config.get("hidden_size") or config.get("n_embd")  # GPT-J's names
+    heads = config.get("num_attention_heads") or config.get("n_head")  # GPT-J, Falcon
+    if hidden and heads:
+        return int(hidden) // int(heads)
     raise ValueError("config: needs head_dim (or hidden_size and num_attention_heads)")
+
+
+def _rotary_dim(config, params, head_dim):
+    """Rotated elements of a head: GPT-J's rotary_dim, else head_dim times
+    partial_rotary_factor (GPT-NeoX: rotary_pct)."""
+    if config.get("rotary_dim"):
+        rotary_dim = int(config["rotary_dim"])
+        if not 0 < rotary_dim <= head_dim:
+            raise ValueError(f"config: rotary_dim = {rotary_dim}: must be in (0, {head_dim}]")
+        return rotary_dim
+    partial = float(_get(params, "partial_rotary_factor",
+                         _get(config, "partial_rotary_factor", config.get("rotary_pct", 1.0))))
+    if not 0.0 < partial <= 1.0:
+        raise ValueError(f"config: partial_rotary_factor = {partial}: must be in (0, 1]")
+    return int(head_dim * partial)
 
 
 def _softmax_scale_factor(params):
@@ -505,22 +526,21 @@ def _softmax_scale_factor(params):
 def rope_from_config(config, max_positions=None, dtype="f32", layer_type=None):
     """The cos/sin cache of a Hugging Face model config dict (config.json).
 
-    Reads rope_theta (also inside rope_parameters; default 10000), the rotated head
-    size (qk_rope_head_dim, head_dim, or hidden_size / num_attention_heads) times
-    partial_rotary_factor, max_position_embeddings and rope_scaling or rope_parameters
+    Reads rope_theta (also inside rope_parameters; GPT-NeoX's rotary_emb_base; default
+    10000), the rotated head size (qk_rope_head_dim, head_dim, or hidden_size /
+    num_attention_heads, also as GPT-J's n_embd / n_head) times partial_rotary_factor
+    (GPT-NeoX's rotary_pct) or GPT-J's rotary_dim, max_position_embeddings (GPT-J's
+    n_positions), model_type (GPT-J style for GPTJ_STYLE_MODEL_TYPES) and rope_scaling or rope_parameters
     (type or rope_type; see scaling_from_rope_parameters for the types and keys;
     layer_type picks one entry of per-layer rope_parameters). max_positions None builds
     the rows vLLM builds; give it to build fewer or more (dynamic NTK's base and
     LongRoPE's short/long choice follow it). Returns a RopeFromConfig."""
     params = _rope_parameters(config, layer_type)
-    base = float(_get(params, "rope_theta", _get(config, "rope_theta", 10000.0)))
+    base = float(_get(params, "rope_theta",
+                      _get(config, "rope_theta", config.get("rotary_emb_base", 10000.0))))
     head_dim = _head_dim(config)
-    partial = float(_get(params, "partial_rotary_factor",
-                         _get(config, "partial_rotary_factor", 1.0)))
-    if not 0.0 < partial <= 1.0:
-        raise ValueError(f"config: partial_rotary_factor = {partial}: must be in (0, 1]")
-    rotary_dim = int(head_dim * partial)
-    max_position = int(_get(config, "max_position_embeddings", 2048))
+    rotary_dim = _rotary_dim(config, params, head_dim)
+    max_position = int(_get(config, "max_position_embeddings", config.get("n_positions", 2048)))
     scaling, rows = scaling_from_rope_parameters(params, max_position, config)
     rows = rows if max_positions is None else int(max_positions)
     section = _get(params, "mrope_section")

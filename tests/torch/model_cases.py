@@ -470,33 +470,33 @@ LLAMA31_SCALING = {"factor": 8.0, "low_freq_factor": 1.0, "high_freq_factor": 4.
 CASES = [
     ModelCase(
         "Llama 2", "meta-llama/Llama-2-7b-hf",
-        {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 4096,
+        {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 4096,
          "rope_theta": 10000.0, "rope_scaling": None},
         "neox", "llama",
         "plain rope; HF's checkpoint conversion permuted q/k weights so Meta's interleaved "
         "pairs became rotate_half pairs"),
     ModelCase(
         "Llama 3", "meta-llama/Meta-Llama-3-8B",
-        {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 8192,
+        {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 8192,
          "rope_theta": 500000.0, "rope_scaling": None},
         "neox", "llama", "plain rope, theta 500000"),
     ModelCase(
         "Llama 3.1", "meta-llama/Llama-3.1-8B",
-        {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 131072,
+        {"model_type": "llama", "hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 131072,
          "rope_theta": 500000.0, "rope_scaling": LLAMA31_SCALING},
         "neox", "llama",
         "llama3 scaling is static (same frequencies at every length); no attention scaling",
         source="rope_scaling: microsoft config table of Llama-3.1-8B"),
     ModelCase(
         "Llama 3.2", "meta-llama/Llama-3.2-1B",
-        {"hidden_size": 2048, "num_attention_heads": 32, "head_dim": 64,
+        {"model_type": "llama", "hidden_size": 2048, "num_attention_heads": 32, "head_dim": 64,
          "max_position_embeddings": 131072, "rope_theta": 500000.0,
          "rope_scaling": {"factor": 32.0, "high_freq_factor": 4.0, "low_freq_factor": 1.0,
                           "original_max_position_embeddings": 8192, "rope_type": "llama3"}},
         "neox", "llama", "llama3 scaling with factor 32 (1B and 3B); head_dim 64 on the 1B"),
     ModelCase(
         "Llama 4 (text)", "meta-llama/Llama-4-Scout-17B-16E-Instruct",
-        {"hidden_size": 5120, "num_attention_heads": 40, "head_dim": 128,
+        {"model_type": "llama4_text", "hidden_size": 5120, "num_attention_heads": 40, "head_dim": 128,
          "max_position_embeddings": 10485760, "rope_theta": 500000.0,
          "rope_scaling": {"factor": 16.0, "high_freq_factor": 1.0, "low_freq_factor": 1.0,
                           "original_max_position_embeddings": 8192, "rope_type": "llama3"}},
@@ -506,17 +506,17 @@ CASES = [
         source="text_config of the Scout config (several copies agree)"),
     ModelCase(
         "Qwen2", "Qwen/Qwen2-7B-Instruct",
-        {"hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 32768,
+        {"model_type": "qwen2", "hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 32768,
          "rope_theta": 1000000.0},
         "neox", "llama", "plain rope, theta 1e6"),
     ModelCase(
         "Qwen2.5", "Qwen/Qwen2.5-7B-Instruct",
-        {"hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 32768,
+        {"model_type": "qwen2", "hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 32768,
          "rope_theta": 1000000.0, "rope_scaling": None},
         "neox", "llama", "plain rope as published; long context needs the yarn entry below"),
     ModelCase(
         "Qwen2.5 (yarn, 128K)", "Qwen/Qwen2.5-7B-Instruct",
-        {"hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 32768,
+        {"model_type": "qwen2", "hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 32768,
          "rope_theta": 1000000.0,
          "rope_scaling": {"factor": 4.0, "original_max_position_embeddings": 32768,
                           "type": "yarn"}},
@@ -526,13 +526,13 @@ CASES = [
         source="rope_scaling as the model card prints it (quoted in HF issue #33783)"),
     ModelCase(
         "Qwen3", "Qwen/Qwen3-8B",
-        {"hidden_size": 4096, "num_attention_heads": 32, "head_dim": 128,
+        {"model_type": "qwen3", "hidden_size": 4096, "num_attention_heads": 32, "head_dim": 128,
          "max_position_embeddings": 40960, "rope_theta": 1000000, "rope_scaling": None},
         "neox", "llama", "plain rope; the card's yarn (factor 4, original 32768) works as "
         "for Qwen2.5; q/k RMSNorm runs before rope"),
     ModelCase(
         "Qwen2-VL / Qwen2.5-VL", "Qwen/Qwen2-VL-7B-Instruct",
-        {"hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 32768,
+        {"model_type": "qwen2_vl", "hidden_size": 3584, "num_attention_heads": 28, "max_position_embeddings": 32768,
          "rope_theta": 1000000.0,
          "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}},
         "neox", "llama",
@@ -541,7 +541,7 @@ CASES = [
         mrope_section=[16, 24, 24]),
     ModelCase(
         "Qwen3-VL", "Qwen/Qwen3-VL-4B-Instruct",
-        {"hidden_size": 2560, "num_attention_heads": 32, "head_dim": 128,
+        {"model_type": "qwen3_vl", "hidden_size": 2560, "num_attention_heads": 32, "head_dim": 128,
          "max_position_embeddings": 262144, "rope_theta": 5000000,
          "rope_scaling": {"mrope_interleaved": True, "mrope_section": [24, 20, 20],
                           "rope_type": "default"}},
@@ -552,29 +552,29 @@ CASES = [
         source="text_config (several copies agree)"),
     ModelCase(
         "Mistral 7B v0.1", "mistralai/Mistral-7B-v0.1",
-        {"hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 32768,
+        {"model_type": "mistral", "hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 32768,
          "rope_theta": 10000.0, "sliding_window": 4096},
         "neox", "llama", "plain rope; the sliding window does not change positions"),
     ModelCase(
         "Mistral NeMo", "mistralai/Mistral-Nemo-Base-2407",
-        {"head_dim": 128, "hidden_size": 5120, "num_attention_heads": 32,
+        {"model_type": "mistral", "head_dim": 128, "hidden_size": 5120, "num_attention_heads": 32,
          "max_position_embeddings": 128000, "rope_theta": 1000000.0, "sliding_window": None},
         "neox", "llama",
         "explicit head_dim 128 (hidden/heads would be 160); theta 1e6 as in 7B v0.2/v0.3",
         source="config copy in a benchmark suite"),
     ModelCase(
         "Gemma", "google/gemma-7b",
-        {"head_dim": 256, "hidden_size": 3072, "num_attention_heads": 16,
+        {"model_type": "gemma", "head_dim": 256, "hidden_size": 3072, "num_attention_heads": 16,
          "max_position_embeddings": 8192, "rope_theta": 10000.0},
         "neox", "llama", "head_dim 256 (not hidden/heads)"),
     ModelCase(
         "Gemma 2", "google/gemma-2-9b",
-        {"head_dim": 256, "hidden_size": 3584, "num_attention_heads": 16,
+        {"model_type": "gemma2", "head_dim": 256, "hidden_size": 3584, "num_attention_heads": 16,
          "max_position_embeddings": 8192, "rope_theta": 10000.0},
         "neox", "llama", "same rope on local and global layers"),
     ModelCase(
         "Gemma 3 (global layers)", "google/gemma-3-4b-it",
-        {"head_dim": 256, "hidden_size": 2560, "num_attention_heads": 8,
+        {"model_type": "gemma3_text", "head_dim": 256, "hidden_size": 2560, "num_attention_heads": 8,
          "max_position_embeddings": 131072, "rope_theta": 1000000.0,
          "rope_scaling": {"factor": 8.0, "rope_type": "linear"}, "sliding_window_pattern": 6},
         "neox", "llama",
@@ -582,7 +582,7 @@ CASES = [
         source="text_config values in a config parser test"),
     ModelCase(
         "Gemma 3 (local layers)", "google/gemma-3-4b-it",
-        {"head_dim": 256, "hidden_size": 2560, "num_attention_heads": 8,
+        {"model_type": "gemma3_text", "head_dim": 256, "hidden_size": 2560, "num_attention_heads": 8,
          "max_position_embeddings": 131072, "rope_theta": 10000.0,
          "rope_scaling": {"rope_type": "default"}},
         "neox", "llama",
@@ -590,12 +590,12 @@ CASES = [
         "and rope_scaling {'rope_type': 'default'}: no linear factor"),
     ModelCase(
         "Phi-3-mini-4k", "microsoft/Phi-3-mini-4k-instruct",
-        {"hidden_size": 3072, "num_attention_heads": 32, "max_position_embeddings": 4096,
+        {"model_type": "phi3", "hidden_size": 3072, "num_attention_heads": 32, "max_position_embeddings": 4096,
          "rope_theta": 10000.0, "rope_scaling": None},
         "neox", "llama", "plain rope, head_dim 96"),
     ModelCase(
         "Phi-3-mini-128k", "microsoft/Phi-3-mini-128k-instruct",
-        {"hidden_size": 3072, "num_attention_heads": 32, "max_position_embeddings": 131072,
+        {"model_type": "phi3", "hidden_size": 3072, "num_attention_heads": 32, "max_position_embeddings": 131072,
          "original_max_position_embeddings": 4096, "rope_theta": 10000.0,
          "rope_scaling": {"long_factor": PHI3_MINI_128K_LONG,
                           "short_factor": PHI3_MINI_128K_SHORT, "type": "longrope"}},
@@ -606,7 +606,7 @@ CASES = [
                "and tail match the config as quoted with its model link"),
     ModelCase(
         "Phi-3.5-mini", "microsoft/Phi-3.5-mini-instruct",
-        {"hidden_size": 3072, "num_attention_heads": 32, "max_position_embeddings": 131072,
+        {"model_type": "phi3", "hidden_size": 3072, "num_attention_heads": 32, "max_position_embeddings": 131072,
          "original_max_position_embeddings": 4096, "rope_theta": 10000.0,
          "rope_scaling": {"long_factor": PHI35_MINI_LONG, "short_factor": PHI35_MINI_SHORT,
                           "type": "longrope"}},
@@ -616,7 +616,7 @@ CASES = [
         source="two copies of the config agree (one in a Microsoft repository)"),
     ModelCase(
         "Phi-4-mini", "microsoft/Phi-4-mini-instruct",
-        {"hidden_size": 3072, "num_attention_heads": 24, "max_position_embeddings": 131072,
+        {"model_type": "phi3", "hidden_size": 3072, "num_attention_heads": 24, "max_position_embeddings": 131072,
          "original_max_position_embeddings": 4096, "partial_rotary_factor": 0.75,
          "rope_theta": 10000.0,
          "rope_scaling": {"long_factor": PHI4_MINI_LONG, "short_factor": PHI4_MINI_SHORT,
@@ -627,18 +627,20 @@ CASES = [
         source="several copies of the config agree"),
     ModelCase(
         "DeepSeek-V2", "deepseek-ai/DeepSeek-V2-Lite",
-        {"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "max_position_embeddings": 163840,
+        {"model_type": "deepseek_v2", "qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "max_position_embeddings": 163840,
          "rope_theta": 10000,
          "rope_scaling": {"beta_fast": 32, "beta_slow": 1, "factor": 40, "mscale": 0.707,
                           "mscale_all_dim": 0.707, "original_max_position_embeddings": 4096,
                           "type": "yarn"}},
         "gptj", "complex",
         "rope on the 64-wide q_pe/k_pe only; HF's DeepseekV2 multiplies complex pairs (output "
-        "interleaved) and keeps softmax scale 192^-0.5; DeepSeek's own code adds mscale^2",
+        "interleaved); the softmax scale 192^-0.5 is multiplied by mscale(40, 0.707)^2 in "
+        "DeepSeek's own code and vLLM (transformers' port leaves it out)",
+        softmax_scale_factor=yarn_mscale(40, 0.707) ** 2,
         source="several copies of the config agree"),
     ModelCase(
         "DeepSeek-V3 / R1", "deepseek-ai/DeepSeek-V3",
-        {"qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "max_position_embeddings": 163840,
+        {"model_type": "deepseek_v3", "qk_rope_head_dim": 64, "qk_nope_head_dim": 128, "max_position_embeddings": 163840,
          "rope_theta": 10000,
          "rope_scaling": {"beta_fast": 32, "beta_slow": 1, "factor": 40, "mscale": 1.0,
                           "mscale_all_dim": 1.0, "original_max_position_embeddings": 4096,
@@ -650,7 +652,7 @@ CASES = [
         source="rope_scaling quoted from the config in Megatron-LM issue #1418; R1 identical"),
     ModelCase(
         "GLM-4", "THUDM/glm-4-9b-chat-hf",
-        {"head_dim": 128, "hidden_size": 4096, "num_attention_heads": 32,
+        {"model_type": "glm", "head_dim": 128, "hidden_size": 4096, "num_attention_heads": 32,
          "partial_rotary_factor": 0.5, "max_position_embeddings": 131072,
          "rope_theta": 10000.0},
         "gptj", "glm",
@@ -660,24 +662,24 @@ CASES = [
                "max_position unconfirmed"),
     ModelCase(
         "GPT-J", "EleutherAI/gpt-j-6b",
-        {"n_embd": 4096, "n_head": 16, "rotary_dim": 64, "n_positions": 2048,
+        {"model_type": "gptj", "n_embd": 4096, "n_head": 16, "rotary_dim": 64, "n_positions": 2048,
          "max_position_embeddings": 2048},
         "gptj", "gptj",
         "rotary_dim 64 of head 256; HF keeps a sin|cos table [2048, 64] (sin half first)",
         seq_len_for_table=2048),
     ModelCase(
         "GPT-NeoX", "EleutherAI/gpt-neox-20b",
-        {"hidden_size": 6144, "num_attention_heads": 64, "rotary_pct": 0.25,
+        {"model_type": "gpt_neox", "hidden_size": 6144, "num_attention_heads": 64, "rotary_pct": 0.25,
          "rotary_emb_base": 10000, "max_position_embeddings": 2048},
         "neox", "llama", "rotate_half on the first 24 of 96 elements (rotary_pct 0.25)"),
     ModelCase(
         "Falcon", "tiiuae/falcon-7b",
-        {"hidden_size": 4544, "n_head": 71, "max_position_embeddings": 2048,
+        {"model_type": "falcon", "hidden_size": 4544, "n_head": 71, "max_position_embeddings": 2048,
          "rope_theta": 10000.0, "alibi": False},
         "neox", "llama", "head_dim 64; falcon-rw / alibi variants have no rope"),
     ModelCase(
         "gpt-oss", "openai/gpt-oss-20b",
-        {"head_dim": 64, "hidden_size": 2880, "num_attention_heads": 64,
+        {"model_type": "gpt_oss", "head_dim": 64, "hidden_size": 2880, "num_attention_heads": 64,
          "max_position_embeddings": 131072, "rope_theta": 150000,
          "rope_scaling": {"beta_fast": 32.0, "beta_slow": 1.0, "factor": 32.0,
                           "original_max_position_embeddings": 4096, "rope_type": "yarn",
@@ -687,7 +689,7 @@ CASES = [
         source="several copies of the config agree"),
     ModelCase(
         "Hunyuan", "tencent/Hunyuan-7B-Instruct",
-        {"head_dim": 128, "hidden_size": 4096, "num_attention_heads": 32,
+        {"model_type": "hunyuan_v1_dense", "head_dim": 128, "hidden_size": 4096, "num_attention_heads": 32,
          "max_position_embeddings": 262144, "rope_theta": 10000.0,
          "rope_scaling": {"alpha": 1000.0, "beta_fast": 32, "beta_slow": 1, "factor": 1.0,
                           "mscale": 1.0, "mscale_all_dim": 1.0, "type": "dynamic"}},
@@ -698,7 +700,7 @@ CASES = [
                "as commonly shipped, unconfirmed"),
     ModelCase(
         "ERNIE 4.5", "baidu/ERNIE-4.5-0.3B-PT",
-        {"head_dim": 128, "hidden_size": 1024, "num_attention_heads": 16,
+        {"model_type": "ernie4_5", "head_dim": 128, "hidden_size": 1024, "num_attention_heads": 16,
          "max_position_embeddings": 131072, "rope_theta": 500000},
         "gptj", "glm",
         "GLM's interleaved idiom on the full head, computed in float32 by HF; ERNIE-4.5-VL "
