@@ -19,7 +19,8 @@ from .cann import inplace_partial_rotary_mul, inplace_partial_rotary_mul_backwar
 from .native import (active_isa, detected_isa, get_num_threads, last_error, partial_rotary,
                      set_max_isa, set_num_threads, status_name, version)
 from .rope import RopePlan, rope, rope_plan
-from .tables import (RopeFromConfig, RopeScaling, attention_scaling, cos_sin_cache, inv_freq,
+from .tables import (RopeFromConfig, RopeScaling, attention_scaling, cache_from_sin_cos,
+                     cos_sin_cache, inv_freq,
                      rope_from_config, rope_scaling_defaults, rotary_coeffs,
                      table_frequencies)
 
@@ -29,5 +30,5 @@ __all__ = [
     "get_num_threads", "last_error", "status_name", "version", "active_isa", "detected_isa",
     "set_max_isa", "rope", "rope_plan", "RopePlan", "cos_sin_cache", "rotary_coeffs",
     "inv_freq", "RopeScaling", "rope_scaling_defaults", "table_frequencies",
-    "attention_scaling", "rope_from_config", "RopeFromConfig",
+    "attention_scaling", "rope_from_config", "RopeFromConfig", "cache_from_sin_cos",
 ]

@@ -292,6 +292,17 @@ def cos_sin_cache(max_positions, rotary_dim, base=10000.0, dtype="f32", scaling=
     return out
 
 
+def cache_from_sin_cos(table):
+    """A [positions, R] table of sin | cos (Hugging Face GPT-J's embed_positions, sine half
+    first) as RopeWithSinCosCache's cos | sin cache: a new numpy array or torch tensor
+    (whichever `table` is) with the two halves swapped."""
+    r = table.shape[-1]
+    if len(table.shape) != 2 or r % 2:
+        raise ValueError(f"cache_from_sin_cos: table shape = {list(table.shape)}: must be "
+                         "[positions, R] with R even")
+    return table[:, list(range(r // 2, r)) + list(range(r // 2))]
+
+
 def rotary_coeffs(num_positions, length, mode="interleave", base=10000.0, dtype="f32",
                   scaling=None):
     """InplacePartialRotaryMul's coefficient rows (ropekit_rotary_coeffs_build): (cos, sin),

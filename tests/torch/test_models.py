@@ -15,8 +15,9 @@ from pathlib import Path
 import pytest
 import torch
 
+import ropekit
 import ropekit.torch as rt
-from model_cases import CASES
+from model_cases import BY_NAME, CASES, gptj_sincos_table
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "models.md"
 B, H, S = 2, 2, 5
@@ -96,3 +97,25 @@ def test_row_reproduces_the_model(case, regime):
     # float32 cos/sin (one rounding each) and float32 products against float64
     for got, want in ((got_q, want_q), (got_k, want_k)):
         torch.testing.assert_close(got.double(), want, rtol=2e-6, atol=2e-6)
+
+
+def test_gptj_with_hf_sin_cos_table():
+    """GPT-J's own [2048, 64] sin | cos table (embed_positions), halves swapped once by
+    cache_from_sin_cos, rotates as the model does."""
+    case = BY_NAME["GPT-J"]
+    gen = torch.Generator().manual_seed(7)
+    found = rt.rope_from_config(case.config)
+    hf_table = gptj_sincos_table(case.rope_parameters()[0], 2048)  # float64, sin first
+    cache = ropekit.cache_from_sin_cos(hf_table).float()
+    assert torch.equal(cache[:, :32], hf_table[:, 32:].float())
+    torch.testing.assert_close(cache, found.cache, rtol=0, atol=2e-7)
+    pos = torch.randint(0, 2048, (B, S), generator=gen)
+    q = torch.randn(B, H, S, case.head_dim, generator=gen)
+    k = torch.randn(B, H, S, case.head_dim, generator=gen)
+    want_q, want_k = case.reference(q.double(), k.double(), pos)
+    found.cache = cache
+    got_q, got_k = ropekit_rotate(case, found, q, k, pos)
+    torch.testing.assert_close(got_q.double(), want_q, rtol=2e-6, atol=2e-6)
+    torch.testing.assert_close(got_k.double(), want_k, rtol=2e-6, atol=2e-6)
+    with pytest.raises(ValueError, match="R even"):
+        ropekit.cache_from_sin_cos(hf_table[:, :63])

@@ -15,6 +15,7 @@ import os as _os
 import torch as _torch
 
 from . import _ops
+from ..tables import cache_from_sin_cos
 from ._extension import extension_loaded, load_extension
 from .frontends import (apply_rope_with_cos_sin_cache, apply_rope_with_cos_sin_cache_inplace,
                         npu_mrope)
@@ -62,7 +63,7 @@ __all__ = ["ops", "inplace_partial_rotary_mul", "inplace_partial_rotary_mul_back
            "partial_rotary_mul", "rope_with_sin_cos_cache", "rotary_embedding",
            "apply_rope_with_cos_sin_cache", "apply_rope_with_cos_sin_cache_inplace",
            "npu_mrope", "RotaryEmbedding", "MRotaryEmbedding", "cos_sin_cache",
-           "scaling_from_config", "rope_from_config", "load_extension", "extension_loaded"]
+           "scaling_from_config", "rope_from_config", "cache_from_sin_cos", "load_extension", "extension_loaded"]
 
 # ROPEKIT_TORCH_EXTENSION=1: load the C++ kernels at import (load_extension()).
 if _os.environ.get("ROPEKIT_TORCH_EXTENSION") == "1":
