@@ -198,8 +198,10 @@ ropekit_status rk_rope_plan_make(const struct rk_rope_problem *p, const struct r
 
 #if defined(__GNUC__)
 #define RK_ROPE_INLINE static inline __attribute__((always_inline))
+#define RK_ROPE_COLD __attribute__((cold, noinline))
 #else
 #define RK_ROPE_INLINE static inline
+#define RK_ROPE_COLD
 #endif
 
 static int64_t rk_load_i64(const void *p) {
@@ -418,9 +420,9 @@ static const char *rk_token_index(const struct rk_rope_plan *pl, int r, int64_t 
     return buf;
 }
 
-static ropekit_status rk_position_error(const struct rk_rope_plan *pl, const char *api, int r,
-                                        int64_t t, int64_t v, const int64_t *o,
-                                        enum rk_rope_rule *rule) {
+RK_ROPE_COLD static ropekit_status rk_position_error(const struct rk_rope_plan *pl, const char *api,
+                                                     int r, int64_t t, int64_t v, const int64_t *o,
+                                                     enum rk_rope_rule *rule) {
     char pi[64], oi[48];
     rk_token_index(pl, r, t, true, pi, sizeof pi);
     if (!o)
@@ -437,22 +439,34 @@ static ropekit_status rk_position_error(const struct rk_rope_plan *pl, const cha
 
 /* SPEC §5.5 (E): every position (+ offset) is checked before anything is written. */
 static ropekit_status rk_check_positions(const struct rk_rope_plan *pl, const char *api,
-                                         const int64_t *positions, const int64_t *offsets,
-                                         enum rk_rope_rule *rule) {
+                                         const int64_t *positions, enum rk_rope_rule *rule) {
     const int64_t runs = pl->tokens / pl->seq;
-    RK_COUNT_CHECK(RK_CHECKED_ROPE, RK_ROPE_RULE_POS_RANGE);
     for (int r = 0; r < pl->nsec; r++)
         for (int64_t b = 0; b < runs; b++) {
-            const char *prow = (const char *)positions + r * pl->pos_row + b * pl->pos_run;
-            const char *orow = offsets ? (const char *)offsets + b * pl->off_run : NULL;
+            const char *row = (const char *)positions + r * pl->pos_row + b * pl->pos_run;
             for (int64_t s = 0; s < pl->seq; s++) {
-                const int64_t v = rk_load_i64(prow + s * pl->pos_col);
-                int64_t o = 0, p = v;
-                if (orow && !rk_add_i64(v, o = rk_load_i64(orow + s * pl->off_col), &p))
-                    p = -1; /* the sum overflows */
-                if (p < 0 || p >= pl->max_pos)
-                    return rk_position_error(pl, api, r, b * pl->seq + s, v, orow ? &o : NULL,
-                                             rule);
+                const int64_t v = rk_load_i64(row + s * pl->pos_col);
+                if (v < 0 || v >= pl->max_pos)
+                    return rk_position_error(pl, api, r, b * pl->seq + s, v, NULL, rule);
+            }
+        }
+    return ROPEKIT_OK;
+}
+
+static ropekit_status rk_check_positions_offsets(const struct rk_rope_plan *pl, const char *api,
+                                                 const int64_t *positions, const int64_t *offsets,
+                                                 enum rk_rope_rule *rule) {
+    const int64_t runs = pl->tokens / pl->seq;
+    for (int r = 0; r < pl->nsec; r++)
+        for (int64_t b = 0; b < runs; b++) {
+            const char *row = (const char *)positions + r * pl->pos_row + b * pl->pos_run;
+            const char *orow = (const char *)offsets + b * pl->off_run;
+            for (int64_t s = 0; s < pl->seq; s++) {
+                const int64_t v = rk_load_i64(row + s * pl->pos_col);
+                const int64_t o = rk_load_i64(orow + s * pl->off_col);
+                int64_t p;
+                if (!rk_add_i64(v, o, &p) || p < 0 || p >= pl->max_pos)
+                    return rk_position_error(pl, api, r, b * pl->seq + s, v, &o, rule);
             }
         }
     return ROPEKIT_OK;
@@ -466,7 +480,9 @@ ropekit_status rk_rope_run(const struct rk_rope_plan *pl, const char *api, const
         return ROPEKIT_OK;
     if (!pl->offsets)
         offsets = NULL;
-    ropekit_status st = rk_check_positions(pl, api, positions, offsets, rule);
+    RK_COUNT_CHECK(RK_CHECKED_ROPE, RK_ROPE_RULE_POS_RANGE);
+    ropekit_status st = offsets ? rk_check_positions_offsets(pl, api, positions, offsets, rule)
+                                : rk_check_positions(pl, api, positions, rule);
     if (st != ROPEKIT_OK)
         return st;
     struct rk_rope_run run = {pl,
