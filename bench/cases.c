@@ -155,8 +155,12 @@ static bool rkb_case_rope(struct rkb_case *k) {
     ropekit_tensor qo = ropekit_tensor_make(k->buf[4], k->cfg.x_dtype, 2, qs, NULL);
     ropekit_tensor ko = ropekit_tensor_make(k->buf[5], k->cfg.x_dtype, 2, ks, NULL);
     ropekit_tensor cache = ropekit_tensor_make(k->buf[3], k->cfg.cs_dtype, 2, cs, NULL);
-    ropekit_rope_config cfg = {w->head_size, (ropekit_rope_style)k->cfg.style,
-                               w->nsec > 0 ? w->sections : NULL, w->nsec, 0};
+    ropekit_rope_config cfg = {w->head_size,
+                               (ropekit_rope_style)k->cfg.style,
+                               w->nsec > 0 ? w->sections : NULL,
+                               w->nsec,
+                               0,
+                               NULL};
     return ropekit_rope_plan_create(&pos_t, &q, &kk, &cache, &qo, &ko, &cfg, &k->plan) ==
            ROPEKIT_OK;
 }

@@ -248,15 +248,22 @@ ROPEKIT_API ropekit_status ropekit_partial_rotary(const ropekit_tensor *x,
 
 /* ---- Rope with a cos/sin cache (RopeWithSinCosCache, vLLM's rotary_embedding) ----
  *
- * query/key have shape [T, H*head_size] or [T, H, head_size] (any strides); the cache
- * is [max_positions, rotary_dim] with cos(p) in columns [0, h) and sin(p) in [h, R),
- * h = rotary_dim / 2. positions (int64) are [T] for rope or [m, T] for mrope. For
- * token t and coefficient j, the cache row is positions[src(j)][t] where src picks a
- * section (see ropekit_rope_config). Each head's first rotary_dim elements are rotated
- * (NeoX or GPT-J pairing, ropekit_rope_style), the rest copied bit for bit. An output
- * may be the same view as its input (in place); any other overlap is an error. A
- * position outside [0, max_positions) fails the call with ROPEKIT_OUT_OF_RANGE before
- * anything is written. */
+ * Tokens are laid out by the token dims: [T], or batched [B, S]. positions (int64) are
+ * [token dims] for rope ([T] or [B, S]) or [m, token dims] for mrope ([m, T] or
+ * [m, B, S]); their rank gives the number of token dims. query/key have the token dims
+ * followed by [H*head_size] or [H, head_size]: [T, H*head_size], [T, H, head_size],
+ * [B, S, H*head_size] or [B, S, H, head_size]. Every tensor takes any strides (zero
+ * included where no output element is written twice), so a [B, H, S, D] tensor passes
+ * as its [B, S, H, D] permuted view. The cache is [max_positions, rotary_dim] with
+ * cos(p) in columns [0, h) and sin(p) in [h, R), h = rotary_dim / 2. For a token and
+ * coefficient j, the cache row is positions[src(j)][token] (+ offsets[token], see
+ * ropekit_rope_config) where src picks a section. Each head's first rotary_dim elements
+ * are rotated (NeoX or GPT-J pairing, ropekit_rope_style), the rest copied bit for bit.
+ * An output may be the same view as its input (in place); any other overlap, with an
+ * input, the cache, positions or offsets, is an error. A cache row outside
+ * [0, max_positions) (position + offset overflowing int64 included) fails the call with
+ * ROPEKIT_OUT_OF_RANGE before anything is written. Results do not depend on the layout:
+ * [B, S] gives the bytes of the same tokens flattened to [T]. */
 typedef enum ropekit_rope_style {
     ROPEKIT_ROPE_NEOX = 0, /* rotate-half: pairs (j, j + h) */
     ROPEKIT_ROPE_GPTJ = 1  /* interleaved: pairs (2j, 2j + 1) */
@@ -275,22 +282,39 @@ typedef struct ropekit_rope_config {
      * 1 (interleaved, 3 sections): j % 3 == 1 and j / 3 < s1 from row 1, j % 3 == 2 and
      * j / 3 < s2 from row 2, every other j from row 0. */
     int64_t cache_mode;
+    /* NULL: none. Otherwise int64 offsets shaped like positions' token dims ([T] or
+     * [B, S], any strides; stride 0 gives e.g. one offset per batch): a token's cache
+     * row is position + offset (vLLM's offsets; for mrope the same offset is added to
+     * every section's row). Plan creation ignores its data; ropekit_rope reads it. A
+     * plan made with offsets runs with ropekit_rope_execute_offsets only. */
+    const ropekit_tensor *offsets;
 } ropekit_rope_config;
 
 /* Plans the operation; data pointers are ignored. Either the query pair or the key pair
- * may be NULL (key-only or query-only calls); T == 0 is a no-op. The cache dtype may
- * differ from the query/key dtype. */
+ * may be NULL (key-only or query-only calls); no tokens (T == 0, B == 0 or S == 0) is a
+ * no-op. The cache dtype may differ from the query/key dtype. */
 ROPEKIT_API ropekit_status ropekit_rope_plan_create(
     const ropekit_tensor *positions, const ropekit_tensor *query_in, const ropekit_tensor *key_in,
     const ropekit_tensor *cos_sin_cache, const ropekit_tensor *query_out,
     const ropekit_tensor *key_out, const ropekit_rope_config *config, ropekit_plan **plan);
 
 /* Runs a rope plan on the given data. Checks the pointers, the overlaps and every
- * position before it writes anything; on failure the outputs are untouched. */
+ * position before it writes anything; on failure the outputs are untouched. A plan made
+ * with offsets is refused (ROPEKIT_INVALID_ARGUMENT): use ropekit_rope_execute_offsets. */
 ROPEKIT_API ropekit_status ropekit_rope_execute(const ropekit_plan *plan, const int64_t *positions,
                                                 const void *query_in, const void *key_in,
                                                 const void *cos_sin_cache, void *query_out,
                                                 void *key_out);
+
+/* ropekit_rope_execute with the offsets' data for a plan made with offsets (laid out as
+ * config.offsets was). A plan made without offsets takes offsets == NULL only (then it
+ * is ropekit_rope_execute); other offsets are refused with ROPEKIT_INVALID_ARGUMENT. */
+ROPEKIT_API ropekit_status ropekit_rope_execute_offsets(const ropekit_plan *plan,
+                                                        const int64_t *positions,
+                                                        const int64_t *offsets,
+                                                        const void *query_in, const void *key_in,
+                                                        const void *cos_sin_cache, void *query_out,
+                                                        void *key_out);
 
 /* Plan + execute in one call (nothing to destroy). */
 ROPEKIT_API ropekit_status ropekit_rope(

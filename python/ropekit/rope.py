@@ -1,11 +1,14 @@
 """Rope with a cos/sin cache (RopeWithSinCosCache; vLLM's rotary_embedding) on the native
 face: ropekit_rope and ropekit_rope_plan_create / ropekit_rope_execute.
 
-query/key are [T, H*head_size] or [T, H, head_size] numpy arrays of any strides (for
-example q and k views into a fused qkv buffer); the cache is [max_positions,
-rotary_dim] with cos in the first half of each row and sin in the second; positions are
-int64 [T] (rope) or [m, T] (mrope with m sections). The first rotary_dim elements of
-every head are rotated (NeoX or GPT-J pairing), the rest copied bit for bit.
+Tokens are [T] or batched [B, S] (the token dims, given by positions' rank): positions
+are int64 [T] or [B, S] (rope), [m, T] or [m, B, S] (mrope with m sections); query/key
+are the token dims followed by [H*head_size] or [H, head_size], numpy arrays of any
+strides (q and k views into a fused qkv buffer, a [B, H, S, D] array transposed to
+[B, S, H, D]). The cache is [max_positions, rotary_dim] with cos in the first half of
+each row and sin in the second. Optional offsets (int64, positions' token dims, any
+strides) are added to the positions to pick the cache rows. The first rotary_dim
+elements of every head are rotated (NeoX or GPT-J pairing), the rest copied bit for bit.
 """
 import ctypes
 
@@ -26,6 +29,7 @@ class _RopeConfig(ctypes.Structure):
         ("sections", ctypes.POINTER(ctypes.c_int64)),
         ("num_sections", ctypes.c_int32),
         ("cache_mode", ctypes.c_int64),
+        ("offsets", ctypes.POINTER(RopekitTensor)),
     ]
 
 
@@ -38,6 +42,8 @@ _plan_create = bind("ropekit_rope_plan_create", ctypes.c_int,
 _execute = bind("ropekit_rope_execute", ctypes.c_int,
                 [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
                  ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p])
+_execute_offsets = bind("ropekit_rope_execute_offsets", ctypes.c_int,
+                       [ctypes.c_void_p] * 8)
 _plan_destroy = bind("ropekit_plan_destroy", None, [ctypes.c_void_p])
 _plan_describe = bind("ropekit_plan_describe", ctypes.c_size_t,
                       [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t])
@@ -58,12 +64,12 @@ def _config(head_size, style, sections, cache_mode):
     return cfg, buf
 
 
-def _positions(positions):
-    """positions as an int64 numpy array (a view when it already is one)."""
+def _positions(positions, name="positions"):
+    """positions (or offsets) as an int64 numpy array (a view when it already is one)."""
     arr = np.asarray(positions)
     if arr.dtype != np.int64:
         if arr.dtype.kind not in "iu":
-            raise TypeError(f"positions: integer values required, got numpy {arr.dtype}")
+            raise TypeError(f"{name}: integer values required, got numpy {arr.dtype}")
         arr = arr.astype(np.int64)
     return arr
 
@@ -92,10 +98,12 @@ def _side(arr_in, arr_out, x_dtype, name):
     return arr_in, arr_out, ident
 
 
-def _tensors(positions, query, key, cos_sin_cache, query_out, key_out, x_dtype, cache_dtype):
+def _tensors(positions, query, key, cos_sin_cache, query_out, key_out, x_dtype, cache_dtype,
+             offsets=None):
     """Resolves arguments into (arrays, tensor descriptors) in C order: positions, query,
-    key, cache, query_out, key_out (None for absent)."""
+    key, cache, query_out, key_out, offsets (None for absent)."""
     pos = _positions(positions)
+    off = None if offsets is None else _positions(offsets, "offsets")
     if query is None and key is None:
         raise ValueError("query and key are both None: nothing to rotate")
     q, qo, qd = _side(query, query_out, x_dtype, "query")
@@ -107,9 +115,9 @@ def _tensors(positions, query, key, cos_sin_cache, query_out, key_out, x_dtype, 
     if cache_dtype is None and cache.dtype == np.uint16 and xd == _types.BF16:
         cache_dtype = _types.BF16  # bfloat16 bits, like query/key
     cd = _types.dtype_id(cache, cache_dtype, "cos_sin_cache")
-    arrays = (pos, q, k, cache, qo, ko)
-    ids = (_types.I64, xd, xd, cd, xd, xd)
-    names = ("positions", "query", "key", "cos_sin_cache", "query_out", "key_out")
+    arrays = (pos, q, k, cache, qo, ko, off)
+    ids = (_types.I64, xd, xd, cd, xd, xd, _types.I64)
+    names = ("positions", "query", "key", "cos_sin_cache", "query_out", "key_out", "offsets")
     tensors = tuple(None if a is None else tensor_of(a, d, n)
                     for a, d, n in zip(arrays, ids, names))
     return arrays, tensors
@@ -119,14 +127,25 @@ def _ptr(t):
     return None if t is None else ctypes.byref(t)
 
 
+def _config_with_offsets(head_size, style, sections, cache_mode, offsets_tensor):
+    cfg, keep = _config(head_size, style, sections, cache_mode)
+    if offsets_tensor is not None:
+        cfg.offsets = ctypes.pointer(offsets_tensor)
+    return cfg, keep
+
+
 def rope(positions, query, key, cos_sin_cache, *, head_size, style="neox", sections=None,
-         cache_mode=0, query_out=None, key_out=None, x_dtype=None, cache_dtype=None):
+         cache_mode=0, query_out=None, key_out=None, x_dtype=None, cache_dtype=None,
+         offsets=None):
     """Rotates query and key with rows of cos_sin_cache selected by positions
     (ropekit_rope).
 
-    positions: int64 [T] (rope), or [m, T] for mrope with m sections. query, key:
-    [T, H*head_size] or [T, H, head_size], any strides; either may be None (key-only or
-    query-only). cos_sin_cache: [max_positions, rotary_dim]. style: "neox" (rotate-half)
+    positions: int64 [T] or [B, S] (rope), or [m, T] / [m, B, S] for mrope with m
+    sections. query, key: the token dims ([T] or [B, S]) then [H*head_size] or
+    [H, head_size], any strides; either may be None (key-only or query-only). offsets:
+    None, or integers shaped like positions' token dims (any strides, e.g. one per batch
+    with stride 0) added to every position row. cos_sin_cache: [max_positions,
+    rotary_dim]. style: "neox" (rotate-half)
     or "gptj" (interleaved). sections: None for rope, else the mrope section sizes
     (summing to rotary_dim / 2; a first value of 0 means plain rope). cache_mode: 0
     (sectioned) or 1 (interleaved, 3 sections). query_out/key_out: None rotates in place.
@@ -134,12 +153,12 @@ def rope(positions, query, key, cos_sin_cache, *, head_size, style="neox", secti
     cache_dtype the cache's (it may differ; a uint16 cache is bfloat16 when query/key
     are).
     Returns (query_out, key_out). Raises RopekitError on failure, with nothing written
-    (status 4, ROPEKIT_OUT_OF_RANGE, for a position outside [0, max_positions)).
+    (status 4, ROPEKIT_OUT_OF_RANGE, for a position + offset outside [0, max_positions)).
     """
     arrays, tensors = _tensors(positions, query, key, cos_sin_cache, query_out, key_out,
-                               x_dtype, cache_dtype)
-    cfg, keep = _config(head_size, style, sections, cache_mode)
-    status = _rope(*(_ptr(t) for t in tensors), ctypes.byref(cfg))
+                               x_dtype, cache_dtype, offsets)
+    cfg, keep = _config_with_offsets(head_size, style, sections, cache_mode, tensors[6])
+    status = _rope(*(_ptr(t) for t in tensors[:6]), ctypes.byref(cfg))
     del keep
     _check(status, "ropekit_rope")
     return arrays[4], arrays[5]
@@ -148,21 +167,23 @@ def rope(positions, query, key, cos_sin_cache, *, head_size, style="neox", secti
 class RopePlan:
     """A planned rope (ropekit_rope_plan_create): validated once for the shapes, strides
     and dtypes of the arrays given, then run on arrays of exactly that layout with
-    execute(). Use as a context manager or call close() to free it early."""
+    execute(). A plan made with offsets is executed with offsets of their layout
+    (ropekit_rope_execute_offsets). Use as a context manager or call close() to free it
+    early."""
 
     def __init__(self, positions, query, key, cos_sin_cache, *, head_size, style="neox",
                  sections=None, cache_mode=0, query_out=None, key_out=None, x_dtype=None,
-                 cache_dtype=None):
+                 cache_dtype=None, offsets=None):
         self._handle = None
         arrays, tensors = _tensors(positions, query, key, cos_sin_cache, query_out, key_out,
-                                   x_dtype, cache_dtype)
+                                   x_dtype, cache_dtype, offsets)
         self._layout = [self._layout_of(a) for a in arrays]
         self._in_place = (query is not None and query_out is None,
                           key is not None and key_out is None)
         self._x_dtype, self._cache_dtype = x_dtype, cache_dtype
-        cfg, keep = _config(head_size, style, sections, cache_mode)
+        cfg, keep = _config_with_offsets(head_size, style, sections, cache_mode, tensors[6])
         handle = ctypes.c_void_p(None)
-        status = _plan_create(*(_ptr(t) for t in tensors), ctypes.byref(cfg),
+        status = _plan_create(*(_ptr(t) for t in tensors[:6]), ctypes.byref(cfg),
                               ctypes.byref(handle))
         del keep
         _check(status, "ropekit_rope_plan_create")
@@ -174,9 +195,11 @@ class RopePlan:
             return None
         return arr.shape, tuple(element_strides(arr, "array")), arr.dtype
 
-    def execute(self, positions, query, key, cos_sin_cache, query_out=None, key_out=None):
+    def execute(self, positions, query, key, cos_sin_cache, query_out=None, key_out=None,
+                offsets=None):
         """Runs the plan on these arrays (same layouts as at planning; outputs None means
-        in place when the plan was made in place). Returns (query_out, key_out)."""
+        in place when the plan was made in place; offsets exactly when planned with
+        them). Returns (query_out, key_out)."""
         if not self._handle:
             raise ValueError("the plan is closed")
         if query_out is None and self._in_place[0]:
@@ -184,8 +207,9 @@ class RopePlan:
         if key_out is None and self._in_place[1]:
             key_out = key
         pos = _positions(positions)
-        arrays = (pos, query, key, np.asarray(cos_sin_cache), query_out, key_out)
-        names = ("positions", "query", "key", "cos_sin_cache", "query_out", "key_out")
+        off = None if offsets is None else _positions(offsets, "offsets")
+        arrays = (pos, query, key, np.asarray(cos_sin_cache), query_out, key_out, off)
+        names = ("positions", "query", "key", "cos_sin_cache", "query_out", "key_out", "offsets")
         for a, want, name in zip(arrays, self._layout, names):
             if (a is None) != (want is None):
                 raise ValueError(f"{name}: {'missing' if a is None else 'not planned'}")
@@ -195,9 +219,12 @@ class RopePlan:
         for a, name in ((query_out, "query_out"), (key_out, "key_out")):
             if a is not None and not a.flags.writeable:
                 raise ValueError(f"{name} is read-only")
-        status = _execute(self._handle, *(None if a is None else a.ctypes.data
-                                          for a in arrays))
-        _check(status, "ropekit_rope_execute")
+        data = [None if a is None else a.ctypes.data for a in arrays]
+        if off is None:
+            _check(_execute(self._handle, *data[:6]), "ropekit_rope_execute")
+        else:
+            _check(_execute_offsets(self._handle, data[0], data[6], *data[1:6]),
+                   "ropekit_rope_execute_offsets")
         return query_out, key_out
 
     def describe(self):

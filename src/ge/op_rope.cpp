@@ -80,7 +80,7 @@ class RopeKernel : public OpKernel {
                 return ACL_ERROR_GE_PARAM_INVALID;
             ropekit_tensor tp = NativeTensor(pos), tq = NativeTensor(q), tk = NativeTensor(k),
                            tc = NativeTensor(cache), tqo = NativeTensor(qo), tko = NativeTensor(ko);
-            ropekit_rope_config config;
+            ropekit_rope_config config{};
             config.head_size = IntAttr(run.op, "headSize");
             config.style = BoolAttr(run.op, "isNeoxStyle") ? ROPEKIT_ROPE_NEOX : ROPEKIT_ROPE_GPTJ;
             config.sections = sections.empty() ? nullptr : sections.data();

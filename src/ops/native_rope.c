@@ -1,5 +1,6 @@
 /* Native face of RopeWithSinCosCache: any sections, cache modes, ranks, strides and
- * cache dtype; query-only or key-only calls; T == 0 as a no-op (SPEC §8). */
+ * cache dtype; batched [B, S] tokens and offsets; query-only or key-only calls; T == 0
+ * as a no-op (SPEC §8). */
 #include <stdlib.h>
 
 #include "core/error.h"
@@ -33,6 +34,7 @@ static ropekit_status rk_native_rope_plan(const char *api, const ropekit_tensor 
         .sections = config->num_sections > 0 ? config->sections : NULL,
         .num_sections = (uint64_t)config->num_sections,
         .cache_mode = config->cache_mode,
+        .offsets = config->offsets,
     };
     struct rk_rope_policy pol = {.api = api, .aclnn = false, .check_data = false};
     enum rk_rope_rule rule;
@@ -62,17 +64,46 @@ ropekit_rope_plan_create(const ropekit_tensor *positions, const ropekit_tensor *
     return ROPEKIT_OK;
 }
 
-ropekit_status ropekit_rope_execute(const ropekit_plan *plan, const int64_t *positions,
-                                    const void *query_in, const void *key_in,
-                                    const void *cos_sin_cache, void *query_out, void *key_out) {
-    static const char api[] = "ropekit_rope_execute";
+static ropekit_status rk_rope_plan_check(const ropekit_plan *plan, const char *api) {
     if (!plan)
         return rk_error_set(ROPEKIT_NULL_POINTER, "%s: plan = NULL: required", api);
     if (plan->kind != RK_PLAN_ROPE)
         return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: plan kind = %d: not a rope plan", api,
                             (int)plan->kind);
+    return ROPEKIT_OK;
+}
+
+ropekit_status ropekit_rope_execute(const ropekit_plan *plan, const int64_t *positions,
+                                    const void *query_in, const void *key_in,
+                                    const void *cos_sin_cache, void *query_out, void *key_out) {
+    static const char api[] = "ropekit_rope_execute";
+    ropekit_status st = rk_rope_plan_check(plan, api);
+    if (st != ROPEKIT_OK)
+        return st;
+    if (plan->u.rope.offsets)
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
+                            "%s: plan made with offsets: run it with ropekit_rope_execute_offsets",
+                            api);
     enum rk_rope_rule rule;
-    return rk_rope_execute(&plan->u.rope, api, positions, query_in, key_in, cos_sin_cache,
+    return rk_rope_execute(&plan->u.rope, api, positions, NULL, query_in, key_in, cos_sin_cache,
+                           query_out, key_out, &rule);
+}
+
+ropekit_status ropekit_rope_execute_offsets(const ropekit_plan *plan, const int64_t *positions,
+                                            const int64_t *offsets, const void *query_in,
+                                            const void *key_in, const void *cos_sin_cache,
+                                            void *query_out, void *key_out) {
+    static const char api[] = "ropekit_rope_execute_offsets";
+    ropekit_status st = rk_rope_plan_check(plan, api);
+    if (st != ROPEKIT_OK)
+        return st;
+    if (!plan->u.rope.offsets && offsets)
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
+                            "%s: offsets given to a plan made without offsets (config.offsets = "
+                            "NULL): pass NULL or plan with offsets",
+                            api);
+    enum rk_rope_rule rule;
+    return rk_rope_execute(&plan->u.rope, api, positions, offsets, query_in, key_in, cos_sin_cache,
                            query_out, key_out, &rule);
 }
 
@@ -91,7 +122,8 @@ ropekit_status ropekit_rope(const ropekit_tensor *positions, const ropekit_tenso
     if (st != ROPEKIT_OK)
         return st;
     enum rk_rope_rule rule;
-    return rk_rope_execute(&plan, api, rk_data_of(positions), rk_data_of(query_in),
-                           rk_data_of(key_in), rk_data_of(cos_sin_cache), rk_data_of(query_out),
-                           rk_data_of(key_out), &rule);
+    const ropekit_tensor *offsets = config->offsets;
+    return rk_rope_execute(&plan, api, rk_data_of(positions), rk_data_of(offsets),
+                           rk_data_of(query_in), rk_data_of(key_in), rk_data_of(cos_sin_cache),
+                           rk_data_of(query_out), rk_data_of(key_out), &rule);
 }

@@ -36,24 +36,81 @@ static int64_t rk_step_bytes(const ropekit_tensor *t, int32_t i, int64_t item) {
     return t->shape[i] > 1 && rk_tensor_numel(t) > 0 ? t->strides[i] * item : 0;
 }
 
+/* The byte steps of a token's two dims: `run` along B (0 for [T]), `tok` along S or T. */
+struct rk_tok_steps {
+    int64_t run, tok;
+};
+
+static struct rk_tok_steps rk_tok_steps_of(const ropekit_tensor *t, int32_t first, int tok_dims,
+                                           int64_t item) {
+    struct rk_tok_steps st = {0, rk_step_bytes(t, first + tok_dims - 1, item)};
+    if (tok_dims == 2)
+        st.run = rk_step_bytes(t, first, item);
+    return st;
+}
+
 static void rk_rope_side_make(struct rk_rope_side *side, const ropekit_tensor *in,
-                              const ropekit_tensor *out, int64_t heads, int64_t hs,
+                              const ropekit_tensor *out, int64_t heads, int64_t hs, int tok_dims,
                               bool same_layout) {
     if (!in)
         return;
     const int64_t xs = (int64_t)ropekit_dtype_size(in->dtype);
+    const struct rk_tok_steps is = rk_tok_steps_of(in, 0, tok_dims, xs);
+    const struct rk_tok_steps os = rk_tok_steps_of(out, 0, tok_dims, xs);
     side->present = true;
     side->same_layout = same_layout;
     side->heads = heads;
-    side->in_tok = rk_step_bytes(in, 0, xs);
-    side->out_tok = rk_step_bytes(out, 0, xs);
+    side->in_tok = is.tok;
+    side->out_tok = os.tok;
+    side->in_run = is.run;
+    side->out_run = os.run;
     side->in_col = rk_step_bytes(in, in->ndim - 1, xs);
     side->out_col = rk_step_bytes(out, out->ndim - 1, xs);
-    /* [T, H*hs]: a second head lies hs columns on, within the checked span */
-    side->in_head = in->ndim == 3 ? rk_step_bytes(in, 1, xs) : heads > 1 ? hs * side->in_col : 0;
-    side->out_head = out->ndim == 3 ? rk_step_bytes(out, 1, xs)
-                     : heads > 1    ? hs * side->out_col
-                                    : 0;
+    /* [..., H*hs]: a second head lies hs columns on, within the checked span */
+    const bool split = in->ndim == tok_dims + 2;
+    side->in_head = split ? rk_step_bytes(in, tok_dims, xs) : heads > 1 ? hs * side->in_col : 0;
+    side->out_head = split ? rk_step_bytes(out, tok_dims, xs) : heads > 1 ? hs * side->out_col : 0;
+}
+
+/* Whether B runs of S tokens `run` bytes apart are one run of B * S tokens `tok` apart;
+ * then *tok is that stride. */
+static bool rk_runs_merge(int64_t b, int64_t s, int64_t run, int64_t *tok) {
+    int64_t whole;
+    if (b == 1)
+        return true;
+    if (s == 1) {
+        *tok = run;
+        return true;
+    }
+    return rk_mul_i64(s, *tok, &whole) && whole == run;
+}
+
+/* [B, S] plans as [T] when every tensor's runs merge (the hot path stays the one of
+ * [T]); otherwise the worker walks B runs of S tokens. */
+static void rk_rope_plan_runs(struct rk_rope_plan *pl) {
+    const int64_t b = pl->tok_shape[0], s = pl->tok_shape[1];
+    pl->seq = pl->tokens;
+    if (pl->tok_dims == 1)
+        return;
+    int64_t tok[6] = {pl->q.in_tok,  pl->q.out_tok, pl->k.in_tok,
+                      pl->k.out_tok, pl->pos_col,   pl->off_col};
+    const int64_t run[6] = {pl->q.in_run,  pl->q.out_run, pl->k.in_run,
+                            pl->k.out_run, pl->pos_run,   pl->off_run};
+    bool merge = true;
+    for (int i = 0; i < 6; i++)
+        merge = rk_runs_merge(b, s, run[i], &tok[i]) && merge;
+    if (!merge) {
+        pl->seq = s;
+        return;
+    }
+    pl->q.in_tok = tok[0];
+    pl->q.out_tok = tok[1];
+    pl->k.in_tok = tok[2];
+    pl->k.out_tok = tok[3];
+    pl->pos_col = tok[4];
+    pl->off_col = tok[5];
+    pl->q.in_run = pl->q.out_run = pl->k.in_run = pl->k.out_run = 0;
+    pl->pos_run = pl->off_run = 0;
 }
 
 ropekit_status rk_rope_plan_make(const struct rk_rope_problem *p, const struct rk_rope_policy *pol,
@@ -82,11 +139,25 @@ ropekit_status rk_rope_plan_make(const struct rk_rope_problem *p, const struct r
     pl->q_shape = rk_shape_of(p->query_in);
     pl->k_shape = rk_shape_of(p->key_in);
     pl->cache_shape = rk_shape_of(cache);
-    rk_rope_side_make(&pl->q, p->query_in, p->query_out, chk.q_heads, p->head_size,
+    pl->tok_dims = chk.tok_dims;
+    for (int d = 0; d < chk.tok_dims; d++)
+        pl->tok_shape[d] = x->shape[d];
+    rk_rope_side_make(&pl->q, p->query_in, p->query_out, chk.q_heads, p->head_size, chk.tok_dims,
                       chk.same_layout[0]);
-    rk_rope_side_make(&pl->k, p->key_in, p->key_out, chk.k_heads, p->head_size, chk.same_layout[1]);
-    pl->pos_col = rk_step_bytes(pos, pos->ndim - 1, 8);
-    pl->pos_row = pos->ndim == 2 ? rk_step_bytes(pos, 0, 8) : 0;
+    rk_rope_side_make(&pl->k, p->key_in, p->key_out, chk.k_heads, p->head_size, chk.tok_dims,
+                      chk.same_layout[1]);
+    const int32_t pos_lead = chk.mrope ? 1 : 0;
+    const struct rk_tok_steps ps = rk_tok_steps_of(pos, pos_lead, chk.tok_dims, 8);
+    pl->pos_col = ps.tok;
+    pl->pos_run = ps.run;
+    pl->pos_row = chk.mrope ? rk_step_bytes(pos, 0, 8) : 0;
+    if (p->offsets) {
+        const struct rk_tok_steps os = rk_tok_steps_of(p->offsets, 0, chk.tok_dims, 8);
+        pl->offsets = true;
+        pl->off_col = os.tok;
+        pl->off_run = os.run;
+    }
+    rk_rope_plan_runs(pl);
     const int64_t cs = (int64_t)ropekit_dtype_size(cache->dtype);
     pl->cache_row = rk_step_bytes(cache, 0, cs);
     pl->cache_col = rk_step_bytes(cache, 1, cs);
@@ -125,16 +196,30 @@ ropekit_status rk_rope_plan_make(const struct rk_rope_problem *p, const struct r
     return ROPEKIT_OK;
 }
 
+#if defined(__GNUC__)
+#define RK_ROPE_INLINE static inline __attribute__((always_inline))
+#define RK_ROPE_COLD __attribute__((cold, noinline))
+#else
+#define RK_ROPE_INLINE static inline
+#define RK_ROPE_COLD
+#endif
+
+static int64_t rk_load_i64(const void *p) {
+    int64_t v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
+/* t counts the tokens of one run (all of them when the plan has one run). */
 static int64_t rk_position(const struct rk_rope_plan *pl, const int64_t *positions, int row,
                            int64_t t) {
-    int64_t v;
-    memcpy(&v, (const char *)positions + row * pl->pos_row + t * pl->pos_col, sizeof v);
-    return v;
+    return rk_load_i64((const char *)positions + row * pl->pos_row + t * pl->pos_col);
 }
 
 struct rk_rope_run {
     const struct rk_rope_plan *pl;
     const int64_t *positions;
+    const int64_t *offsets; /* NULL unless the plan has offsets */
     const char *q_in, *k_in, *cache;
     char *q_out, *k_out;
     bool stream_q, stream_k; /* the plan's choice, out of place only */
@@ -189,15 +274,26 @@ static void rk_copy_coeffs(char *dst, const char *src, int64_t n, int64_t cs, in
     }
 }
 
+/* The cache row of position row `row` of token t: positions (+ offsets), checked to lie
+ * in [0, max_positions) before the work started. */
+RK_ROPE_INLINE const char *rk_cache_row(const struct rk_rope_plan *pl,
+                                        const struct rk_rope_run *run, int row, int64_t t,
+                                        bool offsets) {
+    int64_t p = rk_position(pl, run->positions, row, t);
+    if (offsets)
+        p += rk_load_i64((const char *)run->offsets + t * pl->off_col);
+    return run->cache + p * pl->cache_row;
+}
+
 /* mrope: gathers token t's h cos and h sin coefficients from the cache rows its
  * positions select (SPEC §5.3) into packed gc and gs. */
-static void rk_rope_gather(const struct rk_rope_plan *pl, const struct rk_rope_run *run, int64_t t,
-                           char *gc, char *gs) {
+RK_ROPE_INLINE void rk_rope_gather(const struct rk_rope_plan *pl, const struct rk_rope_run *run,
+                                   int64_t t, char *gc, char *gs, bool offsets) {
     const int64_t cs = (int64_t)ropekit_dtype_size(pl->cs_dtype), h = pl->half;
     const int64_t col = pl->cache_col;
     const char *rows[ROPEKIT_ROPE_MAX_SECTIONS];
     for (int k = 0; k < pl->nsec; k++)
-        rows[k] = run->cache + rk_position(pl, run->positions, k, t) * pl->cache_row;
+        rows[k] = rk_cache_row(pl, run, k, t, offsets);
     if (pl->cache_mode == 0) { /* section k feeds [S_k, S_k+1) from row k */
         int64_t j = 0;
         for (int k = 0; k < pl->nsec; k++) {
@@ -221,24 +317,20 @@ static void rk_rope_gather(const struct rk_rope_plan *pl, const struct rk_rope_r
     }
 }
 
-static void rk_rope_task(void *ctx, int64_t task) {
-    const struct rk_rope_run *run = ctx;
+/* Tokens [t0, t1) of one run; `run` holds that run's tensors. */
+RK_ROPE_INLINE void rk_rope_tokens(const struct rk_rope_run *run, int64_t t0, int64_t t1, char *gc,
+                                   char *gs, bool offsets) {
     const struct rk_rope_plan *pl = run->pl;
     const int64_t cs = (int64_t)ropekit_dtype_size(pl->cs_dtype), h = pl->half;
-    _Alignas(64) char stack_scratch[RK_ROPE_STACK_SCRATCH];
-    char *gc = run->heap_scratch ? run->heap_scratch + task * 2 * h * cs : stack_scratch;
-    char *gs = gc + h * cs;
-    int64_t t0 = task * pl->tokens_per_task;
-    int64_t t1 = t0 + pl->tokens_per_task < pl->tokens ? t0 + pl->tokens_per_task : pl->tokens;
     struct rk_rope_rows args = {.half = h, .head_size = pl->head_size, .prefetch = pl->prefetch};
     for (int64_t t = t0; t < t1; t++) {
         if (pl->mrope) {
-            rk_rope_gather(pl, run, t, gc, gs);
+            rk_rope_gather(pl, run, t, gc, gs, offsets);
             args.cos = gc;
             args.sin = gs;
             args.cs_col = cs;
         } else {
-            const char *row = run->cache + rk_position(pl, run->positions, 0, t) * pl->cache_row;
+            const char *row = rk_cache_row(pl, run, 0, t, offsets);
             args.cos = row;
             args.sin = row + h * pl->cache_col;
             args.cs_col = pl->cache_col;
@@ -252,39 +344,150 @@ static void rk_rope_task(void *ctx, int64_t task) {
         else if (pl->k.present && pl->k.heads > 0)
             rk_rope_heads(pl, &pl->k, run->k_in, run->k_out, t, &args);
     }
+}
+
+static void rk_rope_span(const struct rk_rope_run *run, int64_t t0, int64_t t1, char *gc,
+                         char *gs) {
+    if (run->offsets)
+        rk_rope_tokens(run, t0, t1, gc, gs, true);
+    else
+        rk_rope_tokens(run, t0, t1, gc, gs, false);
+}
+
+static const char *rk_advance(const void *p, int64_t bytes) {
+    return p ? (const char *)p + bytes : NULL;
+}
+
+/* `run` moved to run b of a plan of several runs. */
+static struct rk_rope_run rk_rope_run_at(const struct rk_rope_run *run, int64_t b) {
+    const struct rk_rope_plan *pl = run->pl;
+    struct rk_rope_run at = *run;
+    at.positions = (const int64_t *)rk_advance(run->positions, b * pl->pos_run);
+    at.offsets = (const int64_t *)rk_advance(run->offsets, b * pl->off_run);
+    at.q_in = rk_advance(run->q_in, b * pl->q.in_run);
+    at.k_in = rk_advance(run->k_in, b * pl->k.in_run);
+    at.q_out = (char *)rk_advance(run->q_out, b * pl->q.out_run);
+    at.k_out = (char *)rk_advance(run->k_out, b * pl->k.out_run);
+    return at;
+}
+
+static void rk_rope_task(void *ctx, int64_t task) {
+    const struct rk_rope_run *run = ctx;
+    const struct rk_rope_plan *pl = run->pl;
+    const int64_t cs = (int64_t)ropekit_dtype_size(pl->cs_dtype), h = pl->half;
+    _Alignas(64) char stack_scratch[RK_ROPE_STACK_SCRATCH];
+    char *gc = run->heap_scratch ? run->heap_scratch + task * 2 * h * cs : stack_scratch;
+    char *gs = gc + h * cs;
+    int64_t t0 = task * pl->tokens_per_task;
+    int64_t t1 = t0 + pl->tokens_per_task < pl->tokens ? t0 + pl->tokens_per_task : pl->tokens;
+    if (pl->seq == pl->tokens) {
+        rk_rope_span(run, t0, t1, gc, gs);
+    } else {
+        for (int64_t t = t0; t < t1;) { /* the task's part of each run it touches */
+            const int64_t b = t / pl->seq, s = t - b * pl->seq;
+            const int64_t n = pl->seq - s < t1 - t ? pl->seq - s : t1 - t;
+            const struct rk_rope_run at = rk_rope_run_at(run, b);
+            rk_rope_span(&at, s, s + n, gc, gs);
+            t += n;
+        }
+    }
     if (run->stream_q || run->stream_k)
         rk_stream_fence(); /* before this task counts as done */
 }
 
 ropekit_status rk_rope_execute(const struct rk_rope_plan *pl, const char *api,
-                               const int64_t *positions, const void *q_in, const void *k_in,
-                               const void *cache, void *q_out, void *k_out,
+                               const int64_t *positions, const int64_t *offsets, const void *q_in,
+                               const void *k_in, const void *cache, void *q_out, void *k_out,
                                enum rk_rope_rule *rule) {
     ropekit_status st =
-        rk_rope_check_data(pl, api, positions, q_in, k_in, cache, q_out, k_out, rule);
+        rk_rope_check_data(pl, api, positions, offsets, q_in, k_in, cache, q_out, k_out, rule);
     return st != ROPEKIT_OK
                ? st
-               : rk_rope_run(pl, api, positions, q_in, k_in, cache, q_out, k_out, rule);
+               : rk_rope_run(pl, api, positions, offsets, q_in, k_in, cache, q_out, k_out, rule);
+}
+
+/* "[r][t]" for [T] (the row even for rope, as CANN's message has it), "[b][s]" or
+ * "[r][b][s]" for [B, S]; offsets: "[t]" or "[b][s]". Flat token t of the plan. */
+static const char *rk_token_index(const struct rk_rope_plan *pl, int r, int64_t t, bool row,
+                                  char *buf, size_t len) {
+    const int64_t s = pl->tok_shape[pl->tok_dims - 1];
+    int n = row && (pl->mrope || pl->tok_dims == 1) ? snprintf(buf, len, "[%d]", r) : 0;
+    n = n < 0 ? 0 : n;
+    if (pl->tok_dims == 1)
+        snprintf(buf + n, len - (size_t)n, "[%lld]", (long long)t);
+    else
+        snprintf(buf + n, len - (size_t)n, "[%lld][%lld]", (long long)(t / s), (long long)(t % s));
+    return buf;
+}
+
+RK_ROPE_COLD static ropekit_status rk_position_error(const struct rk_rope_plan *pl, const char *api,
+                                                     int r, int64_t t, int64_t v, const int64_t *o,
+                                                     enum rk_rope_rule *rule) {
+    char pi[64], oi[48];
+    rk_token_index(pl, r, t, true, pi, sizeof pi);
+    if (!o)
+        RK_ROPE_FAIL(RK_ROPE_RULE_POS_RANGE,
+                     "%s: positions%s = %lld: must be in [0, maxSeqLen = %lld)", api, pi,
+                     (long long)v, (long long)pl->max_pos);
+    int64_t sum;
+    const bool overflows = !rk_add_i64(v, *o, &sum);
+    RK_ROPE_FAIL(RK_ROPE_RULE_POS_RANGE,
+                 "%s: positions%s + offsets%s = %lld + %lld%s: must be in [0, maxSeqLen = %lld)",
+                 api, pi, rk_token_index(pl, r, t, false, oi, sizeof oi), (long long)v,
+                 (long long)*o, overflows ? " (overflows int64)" : "", (long long)pl->max_pos);
+}
+
+/* SPEC §5.5 (E): every position (+ offset) is checked before anything is written. */
+static ropekit_status rk_check_positions(const struct rk_rope_plan *pl, const char *api,
+                                         const int64_t *positions, enum rk_rope_rule *rule) {
+    const int64_t runs = pl->tokens / pl->seq;
+    for (int r = 0; r < pl->nsec; r++)
+        for (int64_t b = 0; b < runs; b++) {
+            const char *row = (const char *)positions + r * pl->pos_row + b * pl->pos_run;
+            for (int64_t s = 0; s < pl->seq; s++) {
+                const int64_t v = rk_load_i64(row + s * pl->pos_col);
+                if (v < 0 || v >= pl->max_pos)
+                    return rk_position_error(pl, api, r, b * pl->seq + s, v, NULL, rule);
+            }
+        }
+    return ROPEKIT_OK;
+}
+
+static ropekit_status rk_check_positions_offsets(const struct rk_rope_plan *pl, const char *api,
+                                                 const int64_t *positions, const int64_t *offsets,
+                                                 enum rk_rope_rule *rule) {
+    const int64_t runs = pl->tokens / pl->seq;
+    for (int r = 0; r < pl->nsec; r++)
+        for (int64_t b = 0; b < runs; b++) {
+            const char *row = (const char *)positions + r * pl->pos_row + b * pl->pos_run;
+            const char *orow = (const char *)offsets + b * pl->off_run;
+            for (int64_t s = 0; s < pl->seq; s++) {
+                const int64_t v = rk_load_i64(row + s * pl->pos_col);
+                const int64_t o = rk_load_i64(orow + s * pl->off_col);
+                int64_t p;
+                if (!rk_add_i64(v, o, &p) || p < 0 || p >= pl->max_pos)
+                    return rk_position_error(pl, api, r, b * pl->seq + s, v, &o, rule);
+            }
+        }
+    return ROPEKIT_OK;
 }
 
 ropekit_status rk_rope_run(const struct rk_rope_plan *pl, const char *api, const int64_t *positions,
-                           const void *q_in, const void *k_in, const void *cache, void *q_out,
-                           void *k_out, enum rk_rope_rule *rule) {
+                           const int64_t *offsets, const void *q_in, const void *k_in,
+                           const void *cache, void *q_out, void *k_out, enum rk_rope_rule *rule) {
     *rule = RK_ROPE_RULE_NONE;
     if (pl->noop)
         return ROPEKIT_OK;
-    /* SPEC §5.5 (E): every position is checked before anything is written. */
+    if (!pl->offsets)
+        offsets = NULL;
     RK_COUNT_CHECK(RK_CHECKED_ROPE, RK_ROPE_RULE_POS_RANGE);
-    for (int r = 0; r < pl->nsec; r++)
-        for (int64_t t = 0; t < pl->tokens; t++) {
-            int64_t v = rk_position(pl, positions, r, t);
-            if (v < 0 || v >= pl->max_pos)
-                RK_ROPE_FAIL(RK_ROPE_RULE_POS_RANGE,
-                             "%s: positions[%d][%lld] = %lld: must be in [0, maxSeqLen = %lld)",
-                             api, r, (long long)t, (long long)v, (long long)pl->max_pos);
-        }
+    ropekit_status st = offsets ? rk_check_positions_offsets(pl, api, positions, offsets, rule)
+                                : rk_check_positions(pl, api, positions, rule);
+    if (st != ROPEKIT_OK)
+        return st;
     struct rk_rope_run run = {pl,
                               positions,
+                              offsets,
                               q_in,
                               k_in,
                               cache,
@@ -312,18 +515,24 @@ size_t rk_rope_describe(const struct rk_rope_plan *pl, char *buf, size_t len) {
                                  (long long)pl->sections[i]);
     if (pl->mrope && used < sizeof sec)
         snprintf(sec + used, sizeof sec - used, "] cache_mode=%d", pl->cache_mode);
+    char tok[96] = "";
+    if (pl->tok_dims == 2)
+        snprintf(tok, sizeof tok, " token_dims=[%lld,%lld] runs=%lld", (long long)pl->tok_shape[0],
+                 (long long)pl->tok_shape[1], (long long)(pl->seq ? pl->tokens / pl->seq : 0));
     char qb[64], kb[64], cb[64];
-    int n = snprintf(
-        buf, len,
-        "%s %s dtypes=%s/%s q=%s k=%s cache=%s head_size=%lld rotary_dim=%lld tokens=%lld%s "
-        "kernel=%s tasks=%lld threads=%d%s%s%s",
-        pl->mrope ? "mrope" : "rope", pl->style == RK_ROPE_NEOX ? "neox" : "gptj",
-        ropekit_dtype_name(pl->x_dtype), ropekit_dtype_name(pl->cs_dtype),
-        rk_shape_format(&pl->q_shape, qb, sizeof qb), rk_shape_format(&pl->k_shape, kb, sizeof kb),
-        rk_shape_format(&pl->cache_shape, cb, sizeof cb), (long long)pl->head_size,
-        (long long)pl->rot_dim, (long long)pl->tokens, sec, pl->kernel_name ? pl->kernel_name : "-",
-        (long long)pl->tasks, pl->threads, pl->prefetch ? " prefetch" : "",
-        pl->q.stream || pl->k.stream ? " stream-out(out-of-place)" : "",
-        pl->noop ? " (no-op)" : "");
+    int n = snprintf(buf, len,
+                     "%s %s dtypes=%s/%s q=%s k=%s cache=%s head_size=%lld rotary_dim=%lld "
+                     "tokens=%lld%s%s%s "
+                     "kernel=%s tasks=%lld threads=%d%s%s%s",
+                     pl->mrope ? "mrope" : "rope", pl->style == RK_ROPE_NEOX ? "neox" : "gptj",
+                     ropekit_dtype_name(pl->x_dtype), ropekit_dtype_name(pl->cs_dtype),
+                     rk_shape_format(&pl->q_shape, qb, sizeof qb),
+                     rk_shape_format(&pl->k_shape, kb, sizeof kb),
+                     rk_shape_format(&pl->cache_shape, cb, sizeof cb), (long long)pl->head_size,
+                     (long long)pl->rot_dim, (long long)pl->tokens, tok,
+                     pl->offsets ? " offsets" : "", sec, pl->kernel_name ? pl->kernel_name : "-",
+                     (long long)pl->tasks, pl->threads, pl->prefetch ? " prefetch" : "",
+                     pl->q.stream || pl->k.stream ? " stream-out(out-of-place)" : "",
+                     pl->noop ? " (no-op)" : "");
     return n < 0 ? 0 : (size_t)n;
 }

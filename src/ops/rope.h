@@ -29,6 +29,7 @@ struct rk_rope_policy {
 struct rk_rope_problem {
     const ropekit_tensor *positions;
     const ropekit_tensor *query_in, *key_in, *cache, *query_out, *key_out;
+    const ropekit_tensor *offsets; /* native only; NULL: none */
     int64_t head_size;
     int style; /* enum rk_rope_style */
     const int64_t *sections;
@@ -45,18 +46,38 @@ struct rk_rope_side {
     int64_t heads;
     int64_t in_tok, in_head, in_col;    /* bytes */
     int64_t out_tok, out_head, out_col; /* bytes */
+    int64_t in_run, out_run;            /* bytes between runs of tokens (see seq) */
 };
 
-/* The tensors in the order of rk_rope_check_data's arguments. */
-enum { RK_ROPE_POS, RK_ROPE_Q_IN, RK_ROPE_K_IN, RK_ROPE_CACHE, RK_ROPE_Q_OUT, RK_ROPE_K_OUT };
+/* The tensors: CANN's six in the order of rk_rope_check_data's arguments, then the
+ * native face's offsets. */
+enum {
+    RK_ROPE_POS,
+    RK_ROPE_Q_IN,
+    RK_ROPE_K_IN,
+    RK_ROPE_CACHE,
+    RK_ROPE_Q_OUT,
+    RK_ROPE_K_OUT,
+    RK_ROPE_OFF,
+    RK_ROPE_TENSORS
+};
+
+/* A token's place: positions' shape without the section row, [T] or [B, S]. */
+#define RK_ROPE_MAX_TOKEN_DIMS 2
 
 struct rk_rope_plan {
     /* What every task reads first, together: a plan made for one call is read by helper
      * threads straight after the caller wrote it, each cache line a transfer. */
     rk_rope_fn kernel;
     int64_t tokens, tokens_per_task, half, head_size;
-    int64_t pos_row, pos_col;     /* bytes */
-    int64_t cache_row, cache_col; /* bytes */
+    /* The worker walks the tokens as runs of `seq` (runs = tokens / seq): [B, S] is B
+     * runs of S unless every tensor's batch stride is S times its sequence stride,
+     * then (as [T]) one run of B * S. */
+    int64_t seq;
+    int64_t pos_row, pos_col, pos_run; /* bytes */
+    bool offsets;                      /* a cache row is positions + offsets */
+    int64_t off_col, off_run;          /* bytes */
+    int64_t cache_row, cache_col;      /* bytes */
     ropekit_dtype cs_dtype;
     bool mrope;
     bool prefetch; /* operands large enough to stream from memory */
@@ -69,11 +90,13 @@ struct rk_rope_plan {
     int style;
     ropekit_dtype x_dtype;
     int64_t rot_dim, max_pos;
+    int tok_dims;                              /* 1: [T], 2: [B, S] */
+    int64_t tok_shape[RK_ROPE_MAX_TOKEN_DIMS]; /* for messages and descriptions */
     int64_t tasks;
     int threads;
     ropekit_isa isa;
     const char *kernel_name; /* the kernel set, e.g. "avx512+bf16" */
-    struct rk_view_geom geom[6];
+    struct rk_view_geom geom[RK_ROPE_TENSORS];
     struct rk_shape q_shape, k_shape, cache_shape;
 };
 
@@ -82,24 +105,26 @@ ropekit_status rk_rope_plan_make(const struct rk_rope_problem *problem,
                                  enum rk_rope_rule *rule);
 
 /* Data bound after the plan was made: pointers present, no overlaps (SPEC §5.5 row 16).
- * Phase 1 and a plan made with check_data have checked their data already. */
+ * Phase 1 and a plan made with check_data have checked their data already. `offsets` is
+ * ignored by a plan made without offsets. */
 ropekit_status rk_rope_check_data(const struct rk_rope_plan *plan, const char *api,
-                                  const int64_t *positions, const void *q_in, const void *k_in,
-                                  const void *cache, const void *q_out, const void *k_out,
-                                  enum rk_rope_rule *rule);
+                                  const int64_t *positions, const int64_t *offsets,
+                                  const void *q_in, const void *k_in, const void *cache,
+                                  const void *q_out, const void *k_out, enum rk_rope_rule *rule);
 
 /* Checks data, then every position (nothing is written when one is out of range), then
  * runs. */
 ropekit_status rk_rope_execute(const struct rk_rope_plan *plan, const char *api,
-                               const int64_t *positions, const void *q_in, const void *k_in,
-                               const void *cache, void *q_out, void *k_out,
+                               const int64_t *positions, const int64_t *offsets, const void *q_in,
+                               const void *k_in, const void *cache, void *q_out, void *k_out,
                                enum rk_rope_rule *rule);
 
 /* rk_rope_execute without the data checks, for data rk_rope_check_data has accepted;
  * the positions are still checked (their values are only known now). */
 ropekit_status rk_rope_run(const struct rk_rope_plan *plan, const char *api,
-                           const int64_t *positions, const void *q_in, const void *k_in,
-                           const void *cache, void *q_out, void *k_out, enum rk_rope_rule *rule);
+                           const int64_t *positions, const int64_t *offsets, const void *q_in,
+                           const void *k_in, const void *cache, void *q_out, void *k_out,
+                           enum rk_rope_rule *rule);
 
 size_t rk_rope_describe(const struct rk_rope_plan *plan, char *buf, size_t len);
 

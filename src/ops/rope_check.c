@@ -73,15 +73,15 @@ static bool rk_same_shape(const ropekit_tensor *a, const ropekit_tensor *b) {
 
 #define RK_COUNT(rule) RK_COUNT_CHECK(RK_CHECKED_ROPE, RK_ROPE_RULE_##rule)
 
-static const char *const rk_names[6] = {"positions",   "queryIn",  "keyIn",
-                                        "cosSinCache", "queryOut", "keyOut"};
+static const char *const rk_names[RK_ROPE_TENSORS] = {
+    "positions", "queryIn", "keyIn", "cosSinCache", "queryOut", "keyOut", "offsets"};
 
 /* State shared by the steps. */
 struct rk_rope_ctx {
     const struct rk_rope_problem *p;
     const struct rk_rope_policy *pol;
-    const ropekit_tensor *t[6]; /* in the order of enum RK_ROPE_POS... */
-    const ropekit_tensor *x;    /* queryIn, or keyIn without a query: defines the dtype */
+    const ropekit_tensor *t[RK_ROPE_TENSORS]; /* in the order of enum RK_ROPE_POS... */
+    const ropekit_tensor *x; /* queryIn, or keyIn without a query: defines the dtype */
     const char *x_name;
     uint64_t nsec; /* sections given (0: none) */
     int64_t sum;   /* of the sections */
@@ -97,13 +97,13 @@ static ropekit_status rk_step_cache_mode(struct rk_rope_ctx *c, enum rk_rope_rul
     return ROPEKIT_OK;
 }
 
-/* Row 1: the tensors (the native face may leave out a query or key pair), then the
- * face's other required arguments. */
+/* Row 1: the tensors (the native face may leave out a query or key pair; offsets are
+ * optional), then the face's other required arguments. */
 static ropekit_status rk_step_null(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
     const char *api = c->pol->api;
     const ropekit_tensor *const *t = c->t;
     RK_COUNT(NULL);
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < RK_ROPE_OFF; i++) {
         bool optional = !c->pol->aclnn && i != RK_ROPE_POS && i != RK_ROPE_CACHE;
         if (!t[i] && !optional)
             RK_ROPE_FAIL(RK_ROPE_RULE_NULL, "%s: %s = NULL: required", api, rk_names[i]);
@@ -125,7 +125,7 @@ static ropekit_status rk_step_null(struct rk_rope_ctx *c, enum rk_rope_rule *rul
 
 static ropekit_status rk_step_layout(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
     RK_COUNT(LAYOUT);
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < RK_ROPE_TENSORS; i++) {
         if (!c->t[i])
             continue;
         ropekit_status st = rk_tensor_check_layout(c->t[i], c->pol->api, rk_names[i]);
@@ -142,7 +142,7 @@ static ropekit_status rk_step_data_null(struct rk_rope_ctx *c, enum rk_rope_rule
     if (!c->pol->check_data)
         return ROPEKIT_OK;
     RK_COUNT(DATA_NULL);
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < RK_ROPE_TENSORS; i++)
         if (c->t[i] && !c->t[i]->data && rk_tensor_numel(c->t[i]) > 0)
             RK_ROPE_FAIL(RK_ROPE_RULE_DATA_NULL,
                          "%s: %s data = NULL: a tensor with %lld elements needs data", c->pol->api,
@@ -178,19 +178,50 @@ static ropekit_status rk_step_dtype(struct rk_rope_ctx *c, enum rk_rope_rule *ru
     return ROPEKIT_OK;
 }
 
+/* mrope as rk_step_sections finds it, known before the sections are checked. */
+static bool rk_wants_mrope(const struct rk_rope_problem *p) {
+    return p->sections && p->num_sections > 0 && p->sections[0] > 0;
+}
+
+/* Native: positions' rank without the section row gives the token dims ([T] or [B, S]).
+ * The aclnn face has CANN's one (its positions shape is row 15). */
+static ropekit_status rk_rope_token_dims(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
+    const ropekit_tensor *pos = c->t[RK_ROPE_POS];
+    const bool mrope = rk_wants_mrope(c->p);
+    char b1[96];
+    c->out->tok_dims = c->pol->aclnn ? 1 : pos->ndim - (mrope ? 1 : 0);
+    if (c->out->tok_dims < 1 || c->out->tok_dims > RK_ROPE_MAX_TOKEN_DIMS)
+        RK_ROPE_FAIL(RK_ROPE_RULE_RANK, "%s: positions shape = %s: must be %s", c->pol->api,
+                     rk_shape_str(pos, b1, sizeof b1),
+                     mrope ? "[m, T] or [m, B, S] for mrope" : "[T] or [B, S] for rope");
+    return ROPEKIT_OK;
+}
+
+static const char *rk_qk_ranks(bool aclnn, int tok_dims) {
+    if (aclnn)
+        return "2-D";
+    return tok_dims == 1 ? "2-D [T, H*headSize] or 3-D [T, H, headSize]"
+                         : "3-D [B, S, H*headSize] or 4-D [B, S, H, headSize] (positions have "
+                           "token dims [B, S])";
+}
+
 static ropekit_status rk_step_rank(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
-    const int max_rank = c->pol->aclnn ? 2 : 3;
     char b1[96];
     RK_COUNT(RANK);
+    ropekit_status st = rk_rope_token_dims(c, rule);
+    if (st != ROPEKIT_OK)
+        return st;
+    const int td = c->out->tok_dims;
     for (int i = RK_ROPE_Q_IN; i <= RK_ROPE_CACHE; i++) {
         const ropekit_tensor *t = c->t[i];
         if (!t)
             continue;
-        int hi = i == RK_ROPE_CACHE ? 2 : max_rank;
-        if (t->ndim < 2 || t->ndim > hi)
+        const bool cache = i == RK_ROPE_CACHE;
+        const int lo = cache ? 2 : td + 1, hi = cache || c->pol->aclnn ? 2 : td + 2;
+        if (t->ndim < lo || t->ndim > hi)
             RK_ROPE_FAIL(RK_ROPE_RULE_RANK, "%s: %s shape = %s: must be %s", c->pol->api,
                          rk_names[i], rk_shape_str(t, b1, sizeof b1),
-                         hi == 2 ? "2-D" : "2-D [T, H*headSize] or 3-D [T, H, headSize]");
+                         cache ? "2-D" : rk_qk_ranks(c->pol->aclnn, td));
     }
     return ROPEKIT_OK;
 }
@@ -211,12 +242,23 @@ static ropekit_status rk_step_empty(struct rk_rope_ctx *c, enum rk_rope_rule *ru
 
 static ropekit_status rk_step_tokens(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
     const ropekit_tensor *qi = c->t[RK_ROPE_Q_IN], *ki = c->t[RK_ROPE_K_IN];
+    const int td = c->out->tok_dims;
     RK_COUNT(TOKENS);
+    /* B * S may overflow only when query and key are empty; positions then cannot
+     * match them (rk_step_pos_shape) */
     c->out->tokens = c->x->shape[0];
-    if (qi && ki && ki->shape[0] != c->out->tokens)
+    if (td == 2 && !rk_mul_i64(c->x->shape[0], c->x->shape[1], &c->out->tokens))
+        c->out->tokens = INT64_MAX;
+    if (td == 1 && qi && ki && ki->shape[0] != qi->shape[0])
         RK_ROPE_FAIL(RK_ROPE_RULE_TOKENS,
                      "%s: keyIn shape[0] = %lld: must equal queryIn's numTokens %lld", c->pol->api,
-                     (long long)ki->shape[0], (long long)c->out->tokens);
+                     (long long)ki->shape[0], (long long)qi->shape[0]);
+    for (int d = 0; td > 1 && qi && ki && d < td; d++)
+        if (ki->shape[d] != qi->shape[d])
+            RK_ROPE_FAIL(RK_ROPE_RULE_TOKENS,
+                         "%s: keyIn shape[%d] = %lld: must equal queryIn shape[%d] = %lld (token "
+                         "dims [B, S])",
+                         c->pol->api, d, (long long)ki->shape[d], d, (long long)qi->shape[d]);
     return ROPEKIT_OK;
 }
 
@@ -253,7 +295,7 @@ static ropekit_status rk_step_sections(struct rk_rope_ctx *c, enum rk_rope_rule 
         if (!rk_add_i64(c->sum, sec[i], &c->sum))
             RK_ROPE_FAIL(RK_ROPE_RULE_SECTIONS, "%s: mropeSection sum overflows", api);
     }
-    c->out->mrope = c->nsec > 0 && sec[0] > 0;
+    c->out->mrope = rk_wants_mrope(c->p);
     c->out->rot_dim = c->t[RK_ROPE_CACHE]->shape[1];
     return ROPEKIT_OK;
 }
@@ -294,20 +336,23 @@ static ropekit_status rk_step_mode_sections(struct rk_rope_ctx *c, enum rk_rope_
     return ROPEKIT_OK;
 }
 
+/* After the token dims: [H*headSize] (flat heads) or [H, headSize] (split). */
 static ropekit_status rk_step_heads(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
     const int64_t hs = c->p->head_size;
+    const int td = c->out->tok_dims;
     RK_COUNT(HEADS);
     for (int i = RK_ROPE_Q_IN; i <= RK_ROPE_K_IN; i++) {
         const ropekit_tensor *t = c->t[i];
         if (!t)
             continue;
-        if (t->ndim == 2 && t->shape[1] % hs != 0)
+        if (t->ndim == td + 1 && t->shape[td] % hs != 0)
             RK_ROPE_FAIL(RK_ROPE_RULE_HEADS,
-                         "%s: %s shape[1] = %lld: must be a multiple of headSize %lld", c->pol->api,
-                         rk_names[i], (long long)t->shape[1], (long long)hs);
-        if (t->ndim == 3 && t->shape[2] != hs)
-            RK_ROPE_FAIL(RK_ROPE_RULE_HEADS, "%s: %s shape[2] = %lld: must equal headSize %lld",
-                         c->pol->api, rk_names[i], (long long)t->shape[2], (long long)hs);
+                         "%s: %s shape[%d] = %lld: must be a multiple of headSize %lld",
+                         c->pol->api, rk_names[i], td, (long long)t->shape[td], (long long)hs);
+        if (t->ndim == td + 2 && t->shape[td + 1] != hs)
+            RK_ROPE_FAIL(RK_ROPE_RULE_HEADS, "%s: %s shape[%d] = %lld: must equal headSize %lld",
+                         c->pol->api, rk_names[i], td + 1, (long long)t->shape[td + 1],
+                         (long long)hs);
     }
     return ROPEKIT_OK;
 }
@@ -339,14 +384,37 @@ static ropekit_status rk_step_rot_dim(struct rk_rope_ctx *c, enum rk_rope_rule *
     return ROPEKIT_OK;
 }
 
+/* The token dims of queryIn (or keyIn), after the section row for mrope. */
+static struct rk_shape rk_wanted_positions(const struct rk_rope_ctx *c, int rows) {
+    struct rk_shape want = {.present = true};
+    if (c->out->mrope)
+        want.dims[want.ndim++] = rows;
+    for (int d = 0; d < c->out->tok_dims; d++)
+        want.dims[want.ndim++] = c->x->shape[d];
+    return want;
+}
+
+static bool rk_shape_is(const ropekit_tensor *t, const struct rk_shape *s) {
+    bool same = t->ndim == s->ndim;
+    for (int32_t d = 0; same && d < t->ndim; d++)
+        same = t->shape[d] == s->dims[d];
+    return same;
+}
+
 static ropekit_status rk_step_pos_shape(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
     const ropekit_tensor *pos = c->t[RK_ROPE_POS];
     const int64_t tokens = c->out->tokens;
     const int rows = c->out->mrope ? (int)c->nsec : 1;
-    char b1[96];
+    char b1[96], b2[96];
     RK_COUNT(POS_SHAPE);
-    bool ok = c->out->mrope ? pos->ndim == 2 && pos->shape[0] == rows && pos->shape[1] == tokens
-                            : pos->ndim == 1 && pos->shape[0] == tokens;
+    const struct rk_shape want = rk_wanted_positions(c, rows);
+    const bool ok = rk_shape_is(pos, &want);
+    if (!ok && c->out->tok_dims > 1)
+        RK_ROPE_FAIL(RK_ROPE_RULE_POS_SHAPE,
+                     "%s: positions shape = %s: must be %s (%s with %s's token dims [B, S])",
+                     c->pol->api, rk_shape_str(pos, b1, sizeof b1),
+                     rk_shape_format(&want, b2, sizeof b2), c->out->mrope ? "mrope" : "rope",
+                     c->x_name);
     if (!ok && c->out->mrope)
         RK_ROPE_FAIL(RK_ROPE_RULE_POS_SHAPE,
                      "%s: positions shape = %s: must be [%d, %lld] for mrope with %d sections",
@@ -356,6 +424,27 @@ static ropekit_status rk_step_pos_shape(struct rk_rope_ctx *c, enum rk_rope_rule
                      "%s: positions shape = %s: must be [numTokens] = [%lld] for rope", c->pol->api,
                      rk_shape_str(pos, b1, sizeof b1), (long long)tokens);
     c->out->nsec = rows;
+    return ROPEKIT_OK;
+}
+
+/* Native: offsets are int64 with positions' token dims (a row for every section of
+ * mrope would be the same offsets again). */
+static ropekit_status rk_step_offsets(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
+    const ropekit_tensor *off = c->t[RK_ROPE_OFF], *pos = c->t[RK_ROPE_POS];
+    char b1[96], b2[96];
+    if (!off)
+        return ROPEKIT_OK;
+    RK_COUNT(OFFSETS);
+    if (off->dtype != ROPEKIT_I64)
+        RK_ROPE_FAIL(RK_ROPE_RULE_OFFSETS, "%s: offsets dtype = %d: must be int64", c->pol->api,
+                     (int)off->dtype);
+    struct rk_shape want = {.present = true, .ndim = c->out->tok_dims};
+    for (int d = 0; d < want.ndim; d++)
+        want.dims[d] = pos->shape[pos->ndim - want.ndim + d];
+    if (!rk_shape_is(off, &want))
+        RK_ROPE_FAIL(RK_ROPE_RULE_OFFSETS,
+                     "%s: offsets shape = %s: must be %s, the token dims of positions", c->pol->api,
+                     rk_shape_str(off, b1, sizeof b1), rk_shape_format(&want, b2, sizeof b2));
     return ROPEKIT_OK;
 }
 
@@ -369,17 +458,17 @@ static ropekit_status rk_rope_overlap_error(const char *api, int o, int i,
 }
 
 static inline ropekit_status
-rk_rope_check_overlaps(const char *api, const struct rk_view_geom geom[6], const bool present[6],
-                       const bool same_layout[2], const void *const data[6],
-                       enum rk_rope_rule *rule) {
+rk_rope_check_overlaps(const char *api, const struct rk_view_geom geom[RK_ROPE_TENSORS],
+                       const bool present[RK_ROPE_TENSORS], const bool same_layout[2],
+                       const void *const data[RK_ROPE_TENSORS], enum rk_rope_rule *rule) {
     for (int o = RK_ROPE_Q_OUT; o <= RK_ROPE_K_OUT; o++) {
         if (!present[o])
             continue;
         const int in = o - (RK_ROPE_Q_OUT - RK_ROPE_Q_IN);
 #if defined(__GNUC__)
-#pragma GCC unroll 6
+#pragma GCC unroll 7
 #endif
-        for (int i = 0; i < 6; i++) {
+        for (int i = 0; i < RK_ROPE_TENSORS; i++) {
             if (!present[i] || i == o)
                 continue;
             if (i == in && data[i] == data[o] && same_layout[o - RK_ROPE_Q_OUT])
@@ -397,11 +486,12 @@ static void rk_rope_derive(struct rk_rope_ctx *c) {
     struct rk_rope_checked *out = c->out;
     const int64_t hs = c->p->head_size;
     const ropekit_tensor *qi = c->t[RK_ROPE_Q_IN], *ki = c->t[RK_ROPE_K_IN];
-    out->q_heads = qi ? (qi->ndim == 2 ? qi->shape[1] / hs : qi->shape[1]) : 0;
-    out->k_heads = ki ? (ki->ndim == 2 ? ki->shape[1] / hs : ki->shape[1]) : 0;
+    const int td = out->tok_dims;
+    out->q_heads = qi ? (qi->ndim == td + 1 ? qi->shape[td] / hs : qi->shape[td]) : 0;
+    out->k_heads = ki ? (ki->ndim == td + 1 ? ki->shape[td] / hs : ki->shape[td]) : 0;
     out->max_pos = c->t[RK_ROPE_CACHE]->shape[0];
     out->noop = out->tokens == 0 || (out->q_heads == 0 && out->k_heads == 0);
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < RK_ROPE_TENSORS; i++) {
         out->present[i] = c->t[i] != NULL;
         if (c->t[i])
             out->geom[i] = rk_view_geom_of(c->t[i]);
@@ -428,8 +518,8 @@ static ropekit_status rk_step_overlap(struct rk_rope_ctx *c, enum rk_rope_rule *
     rk_rope_derive(c);
     if (!c->pol->check_data || c->out->noop)
         return ROPEKIT_OK;
-    const void *data[6];
-    for (int i = 0; i < 6; i++)
+    const void *data[RK_ROPE_TENSORS];
+    for (int i = 0; i < RK_ROPE_TENSORS; i++)
         data[i] = c->t[i] ? c->t[i]->data : NULL;
     return rk_rope_check_overlaps(c->pol->api, c->out->geom, c->out->present, c->out->same_layout,
                                   data, rule);
@@ -456,6 +546,7 @@ static ropekit_status rk_step_overlap(struct rk_rope_ctx *c, enum rk_rope_rule *
     X(align)                                                                                       \
     X(rot_dim)                                                                                     \
     X(pos_shape)                                                                                   \
+    X(offsets)                                                                                     \
     X(overlap)
 
 ropekit_status rk_rope_validate(const struct rk_rope_problem *p, const struct rk_rope_policy *pol,
@@ -463,7 +554,7 @@ ropekit_status rk_rope_validate(const struct rk_rope_problem *p, const struct rk
     struct rk_rope_ctx c = {
         .p = p,
         .pol = pol,
-        .t = {p->positions, p->query_in, p->key_in, p->cache, p->query_out, p->key_out},
+        .t = {p->positions, p->query_in, p->key_in, p->cache, p->query_out, p->key_out, p->offsets},
         .out = out,
     };
     ropekit_status st;
@@ -477,20 +568,18 @@ ropekit_status rk_rope_validate(const struct rk_rope_problem *p, const struct rk
 }
 
 ropekit_status rk_rope_check_data(const struct rk_rope_plan *pl, const char *api,
-                                  const int64_t *positions, const void *q_in, const void *k_in,
-                                  const void *cache, const void *q_out, const void *k_out,
-                                  enum rk_rope_rule *rule) {
-    static const char *names[6] = {"positions",   "queryIn",  "keyIn",
-                                   "cosSinCache", "queryOut", "keyOut"};
-    const void *const data[6] = {positions, q_in, k_in, cache, q_out, k_out};
-    const bool present[6] = {true, pl->q.present, pl->k.present,
-                             true, pl->q.present, pl->k.present};
+                                  const int64_t *positions, const int64_t *offsets,
+                                  const void *q_in, const void *k_in, const void *cache,
+                                  const void *q_out, const void *k_out, enum rk_rope_rule *rule) {
+    const void *const data[RK_ROPE_TENSORS] = {positions, q_in, k_in, cache, q_out, k_out, offsets};
+    const bool present[RK_ROPE_TENSORS] = {true,          pl->q.present, pl->k.present, true,
+                                           pl->q.present, pl->k.present, pl->offsets};
     const bool same_layout[2] = {pl->q.same_layout, pl->k.same_layout};
     *rule = RK_ROPE_RULE_NONE;
     RK_COUNT_CHECK(RK_CHECKED_ROPE, RK_ROPE_RULE_DATA_NULL);
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i < RK_ROPE_TENSORS; i++)
         if (present[i] && !data[i] && pl->geom[i].span_hi > pl->geom[i].span_lo)
-            RK_ROPE_FAIL(RK_ROPE_RULE_DATA_NULL, "%s: %s data = NULL: required", api, names[i]);
+            RK_ROPE_FAIL(RK_ROPE_RULE_DATA_NULL, "%s: %s data = NULL: required", api, rk_names[i]);
     if (pl->noop)
         return ROPEKIT_OK;
     RK_COUNT_CHECK(RK_CHECKED_ROPE, RK_ROPE_RULE_OVERLAP);

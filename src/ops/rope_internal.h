@@ -17,13 +17,15 @@
 struct rk_rope_checked {
     bool noop;
     bool mrope;
-    int nsec; /* position rows: 1 for rope */
+    int nsec;     /* position rows: 1 for rope */
+    int tok_dims; /* 1: [T], 2: [B, S] (always 1 on the aclnn face) */
     int64_t tokens;
     int64_t q_heads, k_heads;
     int64_t rot_dim, max_pos;
-    bool present[6];           /* tensors in the order of enum RK_ROPE_POS... */
-    struct rk_view_geom *geom; /* 6 zeroed entries (the plan's) that receive the views' geometry */
-    bool same_layout[2];       /* queryOut, keyOut: the layout of their input */
+    bool present[RK_ROPE_TENSORS]; /* in the order of enum RK_ROPE_POS... */
+    struct rk_view_geom *geom;     /* RK_ROPE_TENSORS zeroed entries (the plan's) that receive
+                                      the views' geometry */
+    bool same_layout[2];           /* queryOut, keyOut: the layout of their input */
 };
 
 ropekit_status rk_rope_validate(const struct rk_rope_problem *problem,

@@ -20,9 +20,10 @@
     X(DATA_NULL, NULL_POINTER, PARAM_NULLPTR, RT_FAILURE, "a non-empty tensor has no data")        \
     X(POS_DTYPE, INVALID_ARGUMENT, PARAM_INVALID, RT_FAILURE, "positions not int64")               \
     X(DTYPE, INVALID_ARGUMENT, PARAM_INVALID, RT_FAILURE, "query/key/cache/output dtypes")         \
-    X(RANK, INVALID_ARGUMENT, PARAM_INVALID, RT_FAILURE, "query/key/cache ranks")                  \
+    X(RANK, INVALID_ARGUMENT, PARAM_INVALID, RT_FAILURE,                                           \
+      "query/key/cache ranks (native: and positions', which gives the token dims)")                \
     X(EMPTY, INVALID_ARGUMENT, PARAM_INVALID, RT_FAILURE, "an input is empty (aclnn)")             \
-    X(TOKENS, INVALID_ARGUMENT, PARAM_INVALID, RT_FAILURE, "key tokens != query tokens")           \
+    X(TOKENS, INVALID_ARGUMENT, PARAM_INVALID, RT_FAILURE, "key token dims != query token dims")   \
     X(OUT_SHAPE, INVALID_ARGUMENT, PARAM_INVALID, RT_FAILURE, "output shape != input shape")       \
     X(SECTIONS, INVALID_ARGUMENT, PARAM_INVALID, RT_FAILURE,                                       \
       "section count, a negative section, or a sum that overflows")                                \
@@ -38,7 +39,9 @@
     X(ROT_DIM, INVALID_ARGUMENT, INNER_TILING_ERROR, RT_FAILURE,                                   \
       "rotary dim odd, zero, or above head size")                                                  \
     X(POS_SHAPE, INVALID_ARGUMENT, INNER_TILING_ERROR, RT_FAILURE,                                 \
-      "positions shape != [T] (rope) or [m, T] (mrope)")                                           \
+      "positions shape != [T] (rope) or [m, T] (mrope); native: [B, S] or [m, B, S] as well")      \
+    X(OFFSETS, INVALID_ARGUMENT, INNER_TILING_ERROR, RT_FAILURE,                                   \
+      "offsets not int64 or not shaped like positions' token dims (native only)")                  \
     X(OVERLAP, INVALID_ARGUMENT, INNER_TILING_ERROR, RT_FAILURE,                                   \
       "an output overlaps itself or another tensor")                                               \
     X(POS_RANGE, OUT_OF_RANGE, INNER_TILING_ERROR, RT_AICORE_EXCEPTION,                            \

@@ -59,7 +59,8 @@ static void rope_native(const struct caller *c, float *q_out, float *k_out) {
     ropekit_tensor ca = ropekit_tensor_make(cache, ROPEKIT_F32, 2, cs, NULL);
     ropekit_tensor qo = ropekit_tensor_make(q_out, ROPEKIT_F32, 2, qs, NULL);
     ropekit_tensor ko = ropekit_tensor_make(k_out, ROPEKIT_F32, 2, ks, NULL);
-    ropekit_rope_config cfg = {HS, c->id % 2 ? ROPEKIT_ROPE_GPTJ : ROPEKIT_ROPE_NEOX, NULL, 0, 0};
+    ropekit_rope_config cfg = {.head_size = HS,
+                               .style = c->id % 2 ? ROPEKIT_ROPE_GPTJ : ROPEKIT_ROPE_NEOX};
     assert_int_equal(ropekit_rope(&p, &qi, &ki, &ca, &qo, &ko, &cfg), ROPEKIT_OK);
 }
 

@@ -756,7 +756,7 @@ static void test_native_plans_shared_by_threads(void **state) {
     ropekit_tensor q = ropekit_tensor_make(NULL, ROPEKIT_F32, 2, qd, NULL);
     ropekit_tensor k = ropekit_tensor_make(NULL, ROPEKIT_F32, 2, kd, NULL);
     ropekit_tensor c = ropekit_tensor_make(NULL, ROPEKIT_F32, 2, cached, NULL);
-    ropekit_rope_config config = {HS, ROPEKIT_ROPE_NEOX, NULL, 0, 0};
+    ropekit_rope_config config = {.head_size = HS, .style = ROPEKIT_ROPE_NEOX};
     assert_int_equal(ropekit_rope_plan_create(&p, &q, &k, &c, &q, &k, &config, &shared_rope_plan),
                      ROPEKIT_OK);
     lane_reset(&expected);

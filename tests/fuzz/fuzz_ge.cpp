@@ -379,7 +379,7 @@ Outcome Expect(const Problem &p) {
         for (int i = 0; i < 2; i++)
             t[4 + i] = Native(out[i], out[i].bytes.data());
         Dims sections = p.sections_set ? p.sections : Dims{0, 0, 0};
-        ropekit_rope_config config;
+        ropekit_rope_config config{};
         config.head_size = p.head_size;
         config.style = p.neox ? ROPEKIT_ROPE_NEOX : ROPEKIT_ROPE_GPTJ;
         config.sections = sections.empty() ? nullptr : sections.data();

@@ -1197,22 +1197,32 @@ static void rope_footprint(fz_blocks *b, const rope_call *c) {
     }
 }
 
-/* Element e of head h of token t of a [T, H*hs] or [T, H, hs] view. */
-static const uint8_t *rope_elem(const ropekit_tensor *t, int64_t tok, int64_t h, int64_t hs,
+/* Elements of flat token `tok` of a view whose dims from `first` on are the token dims,
+ * [T] or [B, S] (tok = b * S + s), `td` of them. */
+static int64_t rope_token_offset(const ropekit_tensor *t, int32_t first, int td, int64_t tok) {
+    if (td == 1)
+        return tok * t->strides[first];
+    const int64_t seq = t->shape[first + 1];
+    return tok / seq * t->strides[first] + tok % seq * t->strides[first + 1];
+}
+
+/* Element e of head h of token t of a [tokens, H*hs] or [tokens, H, hs] view. */
+static const uint8_t *rope_elem(const ropekit_tensor *t, int td, int64_t tok, int64_t h, int64_t hs,
                                 int64_t e) {
     const int64_t item = item_of(t->dtype);
-    int64_t off = tok * t->strides[0] * item;
-    if (t->ndim == 2)
-        off += (h * hs + e) * t->strides[1] * item;
+    int64_t off = rope_token_offset(t, 0, td, tok) * item;
+    if (t->ndim == td + 1)
+        off += (h * hs + e) * t->strides[td] * item;
     else
-        off += h * t->strides[1] * item + e * t->strides[2] * item;
+        off += h * t->strides[td] * item + e * t->strides[td + 1] * item;
     return (const uint8_t *)t->data + off;
 }
 
-static int64_t rope_position(const fz_arena *a, const rope_call *c, int row, int64_t tok) {
+/* Positions [tokens] (rope) or [rows, tokens] (mrope). */
+static int64_t rope_position(const fz_arena *a, const rope_call *c, int td, int row, int64_t tok) {
     const ropekit_tensor *p = &c->v[R_POS].t;
-    int64_t off =
-        p->ndim == 2 ? row * p->strides[0] * 8 + tok * p->strides[1] * 8 : tok * p->strides[0] * 8;
+    const int32_t lead = p->ndim - td;
+    int64_t off = ((lead ? row * p->strides[0] : 0) + rope_token_offset(p, lead, td, tok)) * 8;
     int64_t v;
     memcpy(&v, fz_saved(a, (const uint8_t *)p->data + off), sizeof v);
     return v;
@@ -1225,8 +1235,15 @@ static void rope_verify(const fz_arena *a, fz_blocks *b, const rope_call *c) {
     FZ_CHECK(q == c->present[R_QO] && k == c->present[R_KO] && (q || k) && c->present[R_POS] &&
                  c->present[R_CACHE],
              "accepted rope without its tensors");
-    const int64_t tokens = x->ndim >= 1 ? x->shape[0] : -1;
-    FZ_CHECK(x->ndim == 2 || x->ndim == 3, "accepted rope with rank %d", (int)x->ndim);
+    /* positions' rank, without mrope's section row, gives the token dims: [T] or [B, S] */
+    const bool mrope = rope_is_mrope(c);
+    const int td = pos->ndim - (mrope ? 1 : 0);
+    FZ_CHECK(td == 1 || td == 2, "accepted rope positions of rank %d", (int)pos->ndim);
+    FZ_CHECK(x->ndim == td + 1 || x->ndim == td + 2, "accepted rope with rank %d for %d token dims",
+             (int)x->ndim, td);
+    int64_t tokens = 1;
+    for (int d = 0; d < td; d++)
+        tokens = wrap_mul(tokens, x->shape[d]);
     const int64_t hs = c->cfg.head_size;
     FZ_CHECK(hs >= 1, "accepted head_size %lld", (long long)hs);
     int64_t heads[2] = {0, 0};
@@ -1237,15 +1254,19 @@ static void rope_verify(const fz_arena *a, fz_blocks *b, const rope_call *c) {
         const ropekit_tensor *out = rope_desc(c, side ? R_KO : R_QO);
         FZ_CHECK(in->dtype == x->dtype && out->dtype == x->dtype && tk_dtype_is_float(x->dtype),
                  "accepted rope dtypes %d/%d", (int)in->dtype, (int)out->dtype);
-        FZ_CHECK(
-            in->ndim == out->ndim && (in->ndim == 2 || in->ndim == 3) && in->shape[0] == tokens,
-            "accepted rope %s ranks %d/%d", side ? "key" : "query", (int)in->ndim, (int)out->ndim);
+        FZ_CHECK(in->ndim == out->ndim && (in->ndim == td + 1 || in->ndim == td + 2),
+                 "accepted rope %s ranks %d/%d", side ? "key" : "query", (int)in->ndim,
+                 (int)out->ndim);
+        for (int d = 0; d < td; d++)
+            FZ_CHECK(in->shape[d] == x->shape[d], "accepted rope %s token dim %d differing",
+                     side ? "key" : "query", d);
         for (int32_t i = 0; i < in->ndim; i++)
             FZ_CHECK(in->shape[i] == out->shape[i], "accepted output shape differing in dim %d",
                      (int)i);
-        FZ_CHECK(in->ndim == 2 ? in->shape[1] % hs == 0 : in->shape[2] == hs,
+        const bool flat = in->ndim == td + 1;
+        FZ_CHECK(flat ? in->shape[td] % hs == 0 : in->shape[td + 1] == hs,
                  "accepted %s heads not of head_size %lld", side ? "key" : "query", (long long)hs);
-        heads[side] = in->ndim == 2 ? in->shape[1] / hs : in->shape[1];
+        heads[side] = flat ? in->shape[td] / hs : in->shape[td];
     }
     if (tokens == 0 || (heads[0] == 0 && heads[1] == 0)) {
         FZ_CHECK(fz_changed(a) < 0, "no-op rope changed buffer %d", fz_changed(a));
@@ -1257,7 +1278,6 @@ static void rope_verify(const fz_arena *a, fz_blocks *b, const rope_call *c) {
     const int64_t rot = cache->shape[1], h = rot / 2, max_pos = cache->shape[0];
     FZ_CHECK(rot >= 2 && rot % 2 == 0 && rot <= hs, "accepted rotary_dim %lld, head_size %lld",
              (long long)rot, (long long)hs);
-    const bool mrope = rope_is_mrope(c);
     const int rows = mrope ? c->cfg.num_sections : 1;
     if (mrope) {
         FZ_CHECK(rows <= ROPEKIT_ROPE_MAX_SECTIONS, "accepted %d sections", rows);
@@ -1271,15 +1291,16 @@ static void rope_verify(const fz_arena *a, fz_blocks *b, const rope_call *c) {
                  (long long)h);
         FZ_CHECK(c->cfg.cache_mode == 0 || (c->cfg.cache_mode == 1 && rows == 3),
                  "accepted cache_mode %lld with %d sections", (long long)c->cfg.cache_mode, rows);
-        FZ_CHECK(pos->ndim == 2 && pos->shape[0] == rows && pos->shape[1] == tokens,
-                 "accepted mrope positions of rank %d", (int)pos->ndim);
-    } else {
-        FZ_CHECK(pos->ndim == 1 && pos->shape[0] == tokens, "accepted rope positions of rank %d",
-                 (int)pos->ndim);
+        FZ_CHECK(pos->shape[0] == rows, "accepted mrope positions of %lld rows",
+                 (long long)pos->shape[0]);
     }
+    for (int d = 0; d < td; d++)
+        FZ_CHECK(pos->shape[pos->ndim - td + d] == x->shape[d],
+                 "accepted positions token dim %d = %lld, query's %lld", d,
+                 (long long)pos->shape[pos->ndim - td + d], (long long)x->shape[d]);
     for (int r = 0; r < rows; r++)
         for (int64_t t = 0; t < tokens; t++) {
-            int64_t p = rope_position(a, c, r, t);
+            int64_t p = rope_position(a, c, td, r, t);
             FZ_CHECK(p >= 0 && p < max_pos, "accepted position [%d][%lld] = %lld, cache rows %lld",
                      r, (long long)t, (long long)p, (long long)max_pos);
         }
@@ -1301,7 +1322,7 @@ static void rope_verify(const fz_arena *a, fz_blocks *b, const rope_call *c) {
         for (int64_t t = 0; t < tokens; t++) {
             if (reference)
                 for (int64_t j = 0; j < h; j++) {
-                    int64_t row = rope_position(a, c, tk_rope_src_row(&sel, j), t);
+                    int64_t row = rope_position(a, c, td, tk_rope_src_row(&sel, j), t);
                     const uint8_t *base =
                         (const uint8_t *)cache->data + row * cache->strides[0] * ci;
                     cc[j] = tk_load(fz_saved(a, base + j * cache->strides[1] * ci), cache->dtype);
@@ -1310,19 +1331,19 @@ static void rope_verify(const fz_arena *a, fz_blocks *b, const rope_call *c) {
                 }
             for (int64_t hh = 0; hh < heads[side]; hh++) {
                 for (int64_t e = rot; e < hs; e++) /* pass-through: bit for bit */
-                    FZ_CHECK(memcmp(rope_elem(o, t, hh, hs, e),
-                                    fz_saved(a, rope_elem(in, t, hh, hs, e)), (size_t)xi) == 0,
+                    FZ_CHECK(memcmp(rope_elem(o, td, t, hh, hs, e),
+                                    fz_saved(a, rope_elem(in, td, t, hh, hs, e)), (size_t)xi) == 0,
                              "pass-through element %lld of head %lld token %lld changed",
                              (long long)e, (long long)hh, (long long)t);
                 if (!reference)
                     continue;
                 for (int64_t e = 0; e < rot; e++)
-                    xv[e] = tk_load(fz_saved(a, rope_elem(in, t, hh, hs, e)), x->dtype);
+                    xv[e] = tk_load(fz_saved(a, rope_elem(in, td, t, hh, hs, e)), x->dtype);
                 tk_rope_ref_head(c->cfg.style == ROPEKIT_ROPE_NEOX, rot, xv, cc, ss, out, mag);
                 for (int64_t e = 0; e < rot; e++)
-                    check_tolerance(&st, x->dtype, tk_load(rope_elem(o, t, hh, hs, e), x->dtype),
-                                    out[e], mag[e], side ? "rope key" : "rope query",
-                                    (t * heads[side] + hh) * hs + e);
+                    check_tolerance(
+                        &st, x->dtype, tk_load(rope_elem(o, td, t, hh, hs, e), x->dtype), out[e],
+                        mag[e], side ? "rope key" : "rope query", (t * heads[side] + hh) * hs + e);
             }
         }
     }

@@ -64,7 +64,7 @@ Feed MakeFeed(int64_t tokens, int salt) {
     ropekit_tensor qo = tensor(f.inputs[1], f.want[0].data());
     ropekit_tensor ko = tensor(f.inputs[2], f.want[1].data());
     int64_t none[3] = {0, 0, 0};
-    ropekit_rope_config config = {64, ROPEKIT_ROPE_NEOX, none, 3, 0};
+    ropekit_rope_config config = {64, ROPEKIT_ROPE_NEOX, none, 3, 0, nullptr};
     assert_int_equal(ropekit_rope(&in[0], &in[1], &in[2], &in[3], &qo, &ko, &config), ROPEKIT_OK);
     return f;
 }

@@ -234,9 +234,12 @@ void CheckRope(const RopeCase &c) {
     ropekit_tensor tk = tensor(k, const_cast<uint8_t *>(k.GetData()));
     ropekit_tensor tc = tensor(cache, const_cast<uint8_t *>(cache.GetData()));
     ropekit_tensor tqo = tensor(q, nq.data()), tko = tensor(k, nk.data());
-    ropekit_rope_config config = {c.head_size, c.neox ? ROPEKIT_ROPE_NEOX : ROPEKIT_ROPE_GPTJ,
-                                  sections.data(), static_cast<int32_t>(sections.size()),
-                                  c.cache_mode < 0 ? 0 : c.cache_mode};
+    ropekit_rope_config config = {c.head_size,
+                                  c.neox ? ROPEKIT_ROPE_NEOX : ROPEKIT_ROPE_GPTJ,
+                                  sections.data(),
+                                  static_cast<int32_t>(sections.size()),
+                                  c.cache_mode < 0 ? 0 : c.cache_mode,
+                                  nullptr};
     assert_int_equal(ropekit_rope(&tp, &tq, &tk, &tc, &tqo, &tko, &config), ROPEKIT_OK);
     assert_memory_equal(nq.data(), outputs[0].GetData(), nq.size());
     assert_memory_equal(nk.data(), outputs[1].GetData(), nk.size());

@@ -46,7 +46,7 @@ static uint8_t *run(const struct shape *s, ropekit_dtype xd, ropekit_dtype cd, i
     ropekit_tensor C = ropekit_tensor_make((void *)cache, cd, 2, cs, NULL);
     ropekit_tensor QO = ropekit_tensor_make(out, xd, 3, qs, NULL);
     ropekit_tensor KO = ropekit_tensor_make(out + (size_t)qn * xs, xd, 3, ks, NULL);
-    ropekit_rope_config cfg = {s->head_size, (ropekit_rope_style)style, NULL, 0, 0};
+    ropekit_rope_config cfg = {s->head_size, (ropekit_rope_style)style, NULL, 0, 0, NULL};
     assert_int_equal(ropekit_rope(&P, &Q, &K, &C, &QO, &KO, &cfg), ROPEKIT_OK);
     return out;
 }

@@ -1,7 +1,7 @@
 """Graph capture: opcheck of every op (schema, fake kernel, autograd registration,
 aliasing), torch.compile(fullgraph=True) forward and backward matching eager,
 torch.export keeping each op one node (also after save and load in a fresh process),
-torch.fx, and TorchScript trace/script."""
+torch.fx, and TorchScript trace/script; batched [B, S] tokens with offsets as well."""
 import os
 import subprocess
 import sys
@@ -53,6 +53,55 @@ def test_opcheck_mrope_and_query_only():
     torch.library.opcheck(ops.rope_with_sin_cos_cache.default,
                           (torch.randint(0, 8, (3, 5)), q, None, cache, 32, True),
                           dict(mrope_section=[4, 6, 6], cache_mode=1))
+
+
+def _batched_inputs(grad=False):
+    """[B, S] tokens: a Hugging Face [B, H, S, D] query as its transpose, a flat-heads key,
+    offsets with one value per batch (a zero stride)."""
+    pos = torch.tensor([[3, 0, 7], [1, 5, 2]])
+    off = torch.tensor([[0], [4]]).expand(2, 3)
+    q = make((2, 4, 3, 32), torch.float32, 8).transpose(1, 2).requires_grad_(grad)
+    k = make((2, 3, 2 * 32), torch.float32, 9).requires_grad_(grad)
+    return pos, off, q, k, make((12, 16), torch.float32, 10)
+
+
+@pytest.mark.parametrize("name", ["rope_with_sin_cos_cache", "rope_with_sin_cos_cache_backward"])
+def test_opcheck_batched_with_offsets(name):
+    pos, off, q, k, cache = _batched_inputs(True)
+    torch.library.opcheck(getattr(ops, name).default, (pos, q, k, cache, 32, True),
+                          dict(offsets=off))
+    torch.library.opcheck(getattr(ops, name).default,
+                          (torch.randint(0, 8, (3, 2, 3)), q, None, cache, 32, False),
+                          dict(offsets=off, mrope_section=[2, 3, 3]))
+
+
+class BatchedModel(torch.nn.Module):
+    """The functional op on [B, S] tokens with offsets, then vLLM's in-place op."""
+
+    def forward(self, pos, off, q, k, cache):
+        qo, ko = ops.rope_with_sin_cos_cache(pos, q, k, cache, 32, True, offsets=off)
+        q2 = qo * 1.0
+        ops.rotary_embedding(pos, q2, None, 32, cache, False)
+        return qo, ko, q2
+
+
+def test_batched_compile_and_export_match_eager():
+    torch._dynamo.reset()
+    m = BatchedModel()
+    eager_in, comp_in = _batched_inputs(True), _batched_inputs(True)
+    eager = m(*eager_in)
+    _loss(eager).backward()
+    outs = torch.compile(m, fullgraph=True)(*comp_in)
+    _loss(outs).backward()
+    for a, b in zip(eager, outs):
+        assert torch.equal(a, b)
+    for i in (2, 3):
+        assert torch.equal(eager_in[i].grad, comp_in[i].grad)
+    ep = torch.export.export(m, _batched_inputs(False))
+    targets = [str(n.target) for n in ep.graph.nodes if n.op == "call_function"]
+    assert targets.count("ropekit.rope_with_sin_cos_cache.default") == 1, targets
+    for a, b in zip(m(*_batched_inputs(False)), ep.module()(*_batched_inputs(False))):
+        assert torch.equal(a, b)
 
 
 class Model(torch.nn.Module):

@@ -88,12 +88,44 @@ def partial_rotary(op, x, r1, r2, rotary_mode, partial_slice, x_name="x"):
     return mode, start, end, False
 
 
+def _token_dims(op, positions, mrope_section):
+    """How many token dims ([T] or [B, S]) positions' rank gives, after mrope's section
+    row."""
+    mrope = mrope_section is not None and len(mrope_section) > 0 and mrope_section[0] != 0
+    dims = positions.dim() - (1 if mrope else 0)
+    if dims not in (1, 2):
+        _fail(ValueError, op, f"positions shape = {list(positions.shape)}",
+              "must be [sections, tokens] or [sections, batch, seq] (mrope)" if mrope else
+              "must be [tokens] or [batch, seq] (rope)")
+    return dims
+
+
+def _qk_layout(op, name, t, q_name, tokens, head_size):
+    dims = len(tokens)
+    if t.dim() not in (dims + 1, dims + 2):
+        _fail(ValueError, op, f"{name} shape = {list(t.shape)}",
+              "must be 2-D [tokens, heads * head_size] or 3-D [tokens, heads, head_size]"
+              if dims == 1 else "must be 3-D [batch, seq, heads * head_size] or 4-D "
+              "[batch, seq, heads, head_size] (positions have token dims [batch, seq])")
+    if list(t.shape[:dims]) != tokens:
+        _fail(ValueError, op, f"{name} shape = {list(t.shape)}",
+              f"must have {q_name}'s {tokens[0]} tokens in dim 0" if dims == 1 else
+              f"must have {q_name}'s [batch, seq] = {tokens} in dims 0 and 1")
+    if t.dim() == dims + 1 and t.shape[dims] % head_size:
+        _fail(ValueError, op, f"{name} shape = {list(t.shape)}",
+              f"dim {dims} must be a multiple of head_size = {head_size}")
+    if t.dim() == dims + 2 and t.shape[dims + 1] != head_size:
+        _fail(ValueError, op, f"{name} shape = {list(t.shape)}",
+              f"dim {dims + 1} must be head_size = {head_size}")
+
+
 def rope(op, positions, query, key, cache, head_size, is_neox, mrope_section, cache_mode,
-         q_name="query", k_name="key"):
-    """Checks RopeWithSinCosCache's arguments (the native face's domain: 2-D [T, H*hs] or
-    3-D [T, H, hs] query/key of one float type, any float cache type, rotary dim any even
-    number up to head_size, any mrope sections summing to rotary_dim / 2). Returns
-    (sections or None)."""
+         q_name="query", k_name="key", offsets=None):
+    """Checks RopeWithSinCosCache's arguments (the native face's domain: token dims [T] or
+    [B, S] from positions' rank, query/key of those dims followed by [H*hs] or [H, hs] of
+    one float type, any float cache type, rotary dim any even number up to head_size, any
+    mrope sections summing to rotary_dim / 2, offsets shaped like the token dims).
+    Returns (sections or None)."""
     tensor(op, "positions", positions)
     if positions.dtype not in (torch.int64, torch.int32):
         _fail(TypeError, op, f"positions dtype = {positions.dtype}",
@@ -105,26 +137,20 @@ def rope(op, positions, query, key, cache, head_size, is_neox, mrope_section, ca
             _fail(TypeError, op, f"{k_name} dtype = {key.dtype}",
                   f"must equal {q_name}'s ({query.dtype})")
     float_tensor(op, "cos_sin_cache", cache)
+    if offsets is not None:
+        tensor(op, "offsets", offsets)
+        if offsets.dtype not in (torch.int64, torch.int32):
+            _fail(TypeError, op, f"offsets dtype = {offsets.dtype}",
+                  "must be torch.int64 or torch.int32")
     if isinstance(head_size, bool) or not isinstance(head_size, int) or head_size < 1:
         _fail(ValueError, op, f"head_size = {head_size!r}", "must be a positive int")
     if not isinstance(is_neox, bool):
         _fail(TypeError, op, f"is_neox = {is_neox!r}", "must be a bool")
-    tokens = query.shape[0] if query.dim() else 0
+    dims = _token_dims(op, positions, mrope_section)
+    tokens = list(query.shape[:dims])
     for name, t in ((q_name, query), (k_name, key)):
-        if t is None:
-            continue
-        if t.dim() not in (2, 3):
-            _fail(ValueError, op, f"{name} shape = {list(t.shape)}",
-                  "must be 2-D [tokens, heads * head_size] or 3-D [tokens, heads, head_size]")
-        if t.shape[0] != tokens:
-            _fail(ValueError, op, f"{name} shape = {list(t.shape)}",
-                  f"must have {q_name}'s {tokens} tokens in dim 0")
-        if t.dim() == 2 and t.shape[1] % head_size:
-            _fail(ValueError, op, f"{name} shape = {list(t.shape)}",
-                  f"dim 1 must be a multiple of head_size = {head_size}")
-        if t.dim() == 3 and t.shape[2] != head_size:
-            _fail(ValueError, op, f"{name} shape = {list(t.shape)}",
-                  f"dim 2 must be head_size = {head_size}")
+        if t is not None:
+            _qk_layout(op, name, t, q_name, tokens, head_size)
     if cache.dim() != 2:
         _fail(ValueError, op, f"cos_sin_cache shape = {list(cache.shape)}",
               "must be 2-D [max_position, rotary_dim]")
@@ -148,8 +174,13 @@ def rope(op, positions, query, key, cache, head_size, is_neox, mrope_section, ca
         elif cache_mode == 1 and len(sections) != 3:
             _fail(ValueError, op, f"mrope_section = {sections}",
                   "cache_mode 1 (interleaved mrope) needs exactly 3 sections")
-    want = [tokens] if sections is None else [len(sections), tokens]
+    want = tokens if sections is None else [len(sections)] + tokens
     if list(positions.shape) != want:
+        dims_name = "tokens" if dims == 1 else "batch, seq"
+        form = f"rope: [{dims_name}]" if sections is None else f"mrope: [sections, {dims_name}]"
         _fail(ValueError, op, f"positions shape = {list(positions.shape)}",
-              f"must be {want} ({'rope: [tokens]' if sections is None else 'mrope: [sections, tokens]'})")
+              f"must be {want} ({form})")
+    if offsets is not None and list(offsets.shape) != tokens:
+        _fail(ValueError, op, f"offsets shape = {list(offsets.shape)}",
+              f"must be {tokens}, the token dims of positions")
     return sections

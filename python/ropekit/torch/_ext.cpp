@@ -174,15 +174,20 @@ at::Tensor partial_rotary_mul_backward(const at::Tensor &g, const at::Tensor &r1
 bool rope(const at::Tensor &positions, const at::Tensor &q_in,
           const c10::optional<at::Tensor> &k_in, const at::Tensor &cache, const at::Tensor &q_out,
           const c10::optional<at::Tensor> &k_out, int64_t head_size, bool is_neox,
-          at::OptionalIntArrayRef sections, int64_t cache_mode) {
-    ropekit_tensor tp, tqi, tqo, tki, tko, tc;
+          const c10::optional<at::Tensor> &offsets, at::OptionalIntArrayRef sections,
+          int64_t cache_mode) {
+    ropekit_tensor tp, tqi, tqo, tki, tko, tc, to;
     const bool has_k = k_in.has_value() && k_in->defined();
+    const bool has_off = offsets.has_value() && offsets->defined();
     if (positions.scalar_type() != at::kLong || !describe(positions, &tp) ||
         !describe(q_in, &tqi) || !describe(q_out, &tqo) || !describe(cache, &tc) ||
         tqi.dtype == ROPEKIT_I64 || tc.dtype == ROPEKIT_I64 ||
-        (has_k && (!describe(*k_in, &tki) || !describe(*k_out, &tko))))
+        (has_k && (!describe(*k_in, &tki) || !describe(*k_out, &tko))) ||
+        (has_off && (offsets->scalar_type() != at::kLong || !describe(*offsets, &to))))
         return false;
     ropekit_rope_config cfg{};
+    if (has_off)
+        cfg.offsets = &to;
     cfg.head_size = head_size;
     cfg.style = is_neox ? ROPEKIT_ROPE_NEOX : ROPEKIT_ROPE_GPTJ;
     cfg.cache_mode = cache_mode;
@@ -200,20 +205,20 @@ bool rope(const at::Tensor &positions, const at::Tensor &q_in,
 std::tuple<at::Tensor, c10::optional<at::Tensor>>
 rope_with_sin_cos_cache(const at::Tensor &positions, const at::Tensor &query,
                         const c10::optional<at::Tensor> &key, const at::Tensor &cache,
-                        int64_t head_size, bool is_neox, at::OptionalIntArrayRef mrope_section,
-                        int64_t cache_mode) {
+                        int64_t head_size, bool is_neox, const c10::optional<at::Tensor> &offsets,
+                        at::OptionalIntArrayRef mrope_section, int64_t cache_mode) {
     at::Tensor q_out = at::empty_like(query);
     c10::optional<at::Tensor> k_out;
     if (key.has_value() && key->defined())
         k_out = at::empty_like(*key);
-    if (!rope(positions, query, key, cache, q_out, k_out, head_size, is_neox, mrope_section,
-              cache_mode)) {
+    if (!rope(positions, query, key, cache, q_out, k_out, head_size, is_neox, offsets,
+              mrope_section, cache_mode)) {
         PYTHON_FALLBACK;
         py::object sections = py::none();
         if (mrope_section.has_value())
             sections = py::cast(mrope_section->vec());
         return python_kernel("rope_with_sin_cos_cache", positions, query, key, cache, head_size,
-                             is_neox, py::arg("mrope_section") = sections,
+                             is_neox, offsets, py::arg("mrope_section") = sections,
                              py::arg("cache_mode") = cache_mode)
             .cast<std::tuple<at::Tensor, c10::optional<at::Tensor>>>();
     }
@@ -223,7 +228,8 @@ rope_with_sin_cos_cache(const at::Tensor &positions, const at::Tensor &query,
 void rotary_embedding(const at::Tensor &positions, const at::Tensor &query,
                       const c10::optional<at::Tensor> &key, int64_t head_size,
                       const at::Tensor &cache, bool is_neox) {
-    if (!rope(positions, query, key, cache, query, key, head_size, is_neox, c10::nullopt, 0)) {
+    if (!rope(positions, query, key, cache, query, key, head_size, is_neox, c10::nullopt,
+              c10::nullopt, 0)) {
         PYTHON_FALLBACK;
         python_kernel("rotary_embedding", positions, query, key, head_size, cache, is_neox);
         return;

@@ -118,23 +118,25 @@ def partial_rotary_(op_key, x, r1, r2, check, backward):
     return True
 
 
-def rope(op_key, positions, q_in, k_in, cache, q_out, k_out, check):
-    """ropekit_rope: q_out/k_out may be q_in/k_in (in place); k_in None: query only.
-    check() validates the arguments and returns (head_size, is_neox, sections, cache_mode);
-    it runs once per layout."""
+def rope(op_key, positions, q_in, k_in, cache, q_out, k_out, check, offsets=None):
+    """ropekit_rope: q_out/k_out may be q_in/k_in (in place); k_in None: query only;
+    offsets None: none. check() validates the arguments and returns (head_size, is_neox,
+    sections, cache_mode); it runs once per layout."""
+    tensors = (positions, q_in, k_in, cache, q_out, k_out, offsets)
 
     def make():
         head_size, is_neox, sections, cache_mode = check()
         cfg, keep = _config(head_size, 0 if is_neox else 1, sections, cache_mode)
-        descs = tuple(None if t is None else describe(t)
-                      for t in (positions, q_in, k_in, cache, q_out, k_out))
-        refs = tuple(None if d is None else ctypes.byref(d) for d in descs)
+        descs = tuple(None if t is None else describe(t) for t in tensors)
+        if descs[6] is not None:
+            cfg.offsets = ctypes.pointer(descs[6])
+        refs = tuple(None if d is None else ctypes.byref(d) for d in descs[:6])
         return descs, refs + (ctypes.byref(cfg),), (cfg, keep)
 
-    tensors = (positions, q_in, k_in, cache, q_out, k_out)
     q_lay, k_lay = _layout(q_in), _layout(k_in)
     key = ("rope", op_key, _layout(positions), q_lay, k_lay, _layout(cache),
-           q_lay if q_out is q_in else _layout(q_out), k_lay if k_out is k_in else _layout(k_out))
+           q_lay if q_out is q_in else _layout(q_out), k_lay if k_out is k_in else _layout(k_out),
+           _layout(offsets))
     descs, refs, _ = _prepared(key, make)
     _bind(descs, tensors)
     _sync_threads()

@@ -19,7 +19,10 @@ from . import _checks, _native
 _LIB = torch.library.Library("ropekit", "DEF")
 
 _PR_ARGS = 'Tensor r1, Tensor r2, *, str rotary_mode="interleave", int[2] partial_slice=[0, 0]'
-_ROPE_ARGS = "int head_size, bool is_neox, *, int[]? mrope_section=None, int cache_mode=0"
+# offsets is positional with a default (callers pass offsets=...): register_autograd
+# refuses keyword-only tensors.
+_ROPE_ARGS = ("int head_size, bool is_neox, Tensor? offsets=None, *, int[]? mrope_section=None, "
+              "int cache_mode=0")
 SCHEMAS = {
     "inplace_partial_rotary_mul": f"(Tensor(a!) x, {_PR_ARGS}) -> ()",
     "inplace_partial_rotary_mul_backward": f"(Tensor(a!) grad_output, {_PR_ARGS}) -> ()",
@@ -154,57 +157,63 @@ def _negated_sin(cache):
     return _negated["value"]
 
 
+def _int64(t):
+    """int32 positions and offsets are accepted and widened (the library reads int64)."""
+    return t.to(torch.int64) if t is not None and t.dtype == torch.int32 else t
+
+
 def _rope_run(op, positions, query, key, cache, head_size, is_neox, mrope_section, cache_mode,
-              q_out, k_out, names):
+              q_out, k_out, names, offsets=None):
     def check():
         sections = _checks.rope(op, positions, query, key, cache, head_size, is_neox,
-                                mrope_section, cache_mode, *names)
+                                mrope_section, cache_mode, *names, offsets=offsets)
         return head_size, is_neox, sections, cache_mode
 
     # types too: True == 1, but only a bool is_neox and an int head_size pass the checks
     op_key = (op, type(head_size), head_size, type(is_neox), is_neox, cache_mode,
-              tuple(mrope_section) if mrope_section else None, positions.dtype)
-    # int32 positions are accepted and widened (the library reads int64)
-    pos = positions.to(torch.int64) if positions.dtype == torch.int32 else positions
-    _native.rope(op_key, pos, query, key, cache, q_out, k_out, check)
+              tuple(mrope_section) if mrope_section else None, positions.dtype,
+              None if offsets is None else offsets.dtype)
+    _native.rope(op_key, _int64(positions), query, key, cache, q_out, k_out, check,
+                 _int64(offsets))
 
 
 def _define_rope(name, backward, names):
     @_impl(name)
-    def _(positions, query, key, cos_sin_cache, head_size, is_neox, *, mrope_section=None,
-          cache_mode=0):
+    def _(positions, query, key, cos_sin_cache, head_size, is_neox, offsets=None, *,
+          mrope_section=None, cache_mode=0):
         q_out = torch.empty_like(query)
         k_out = torch.empty_like(key) if key is not None else None
         cache = cos_sin_cache
         if backward:  # the checks first: a bad cache must not be cloned
             _checks.rope(name, positions, query, key, cos_sin_cache, head_size, is_neox,
-                         mrope_section, cache_mode, *names)
+                         mrope_section, cache_mode, *names, offsets=offsets)
             cache = _negated_sin(cos_sin_cache)
         _rope_run(name, positions, query, key, cache, head_size, is_neox, mrope_section,
-                  cache_mode, q_out, k_out, names)
+                  cache_mode, q_out, k_out, names, offsets)
         return q_out, k_out
 
     @_fake(name)
-    def _(positions, query, key, cos_sin_cache, head_size, is_neox, *, mrope_section=None,
-          cache_mode=0):
+    def _(positions, query, key, cos_sin_cache, head_size, is_neox, offsets=None, *,
+          mrope_section=None, cache_mode=0):
         _checks.rope(name, positions, query, key, cos_sin_cache, head_size, is_neox,
-                     mrope_section, cache_mode, *names)
+                     mrope_section, cache_mode, *names, offsets=offsets)
         return torch.empty_like(query), torch.empty_like(key) if key is not None else None
 
     inverse = "rope_with_sin_cos_cache" if backward else "rope_with_sin_cos_cache_backward"
 
     def setup_context(ctx, inputs, output, keyword_only_inputs=None):
         kw = keyword_only_inputs or {}
-        positions, _, _, cache, head_size, is_neox = inputs
-        ctx.save_for_backward(positions, cache)
+        positions, _, _, cache, head_size, is_neox = inputs[:6]
+        offsets = inputs[6] if len(inputs) > 6 else None
+        ctx.save_for_backward(positions, cache, offsets)
         ctx.args = (head_size, is_neox)
         ctx.kw = {"mrope_section": kw.get("mrope_section"), "cache_mode": kw.get("cache_mode", 0)}
 
     def grad(ctx, grad_query, grad_key):
-        positions, cache = ctx.saved_tensors
+        positions, cache, offsets = ctx.saved_tensors
         gq, gk = getattr(ops, inverse)(positions, grad_query, grad_key, cache, *ctx.args,
-                                       **ctx.kw)
-        return None, gq, gk, None, None, None
+                                       offsets=offsets, **ctx.kw)
+        return None, gq, gk, None, None, None, None
 
     torch.library.register_autograd(f"ropekit::{name}", grad, setup_context=setup_context,
                                     lib=_LIB)

@@ -55,9 +55,11 @@ def cos_sin_cache(rotary_dim, max_position, base, rope_scaling=None, dtype=torch
 
 
 class RotaryEmbedding(torch.nn.Module):
-    """vLLM's RotaryEmbedding (get_rope) on ropekit: forward(positions [T], query, key)
-    returns rotated copies of query and key ([T, H * head_size] or [T, H, head_size]; key
-    may be None). The cache is a buffer `cos_sin_cache` [positions, rotary_dim]."""
+    """vLLM's RotaryEmbedding (get_rope) on ropekit: forward(positions, query, key,
+    offsets=None) returns rotated copies of query and key. positions are [T] or [B, S];
+    query/key those token dims then [H * head_size] or [H, head_size] (any strides; key
+    may be None); offsets (vLLM's long-context path) are added to the positions, shaped
+    like them. The cache is a buffer `cos_sin_cache` [positions, rotary_dim]."""
 
     def __init__(self, head_size, rotary_dim, max_position, base, is_neox_style,
                  rope_scaling=None, dtype=torch.float32):
@@ -72,9 +74,9 @@ class RotaryEmbedding(torch.nn.Module):
                              cos_sin_cache(self.rotary_dim, self.max_position, self.base,
                                            self.rope_scaling, dtype), persistent=False)
 
-    def forward(self, positions, query, key=None):
+    def forward(self, positions, query, key=None, offsets=None):
         return ops.rope_with_sin_cos_cache(positions, query, key, self.cos_sin_cache,
-                                           self.head_size, self.is_neox_style)
+                                           self.head_size, self.is_neox_style, offsets=offsets)
 
     def extra_repr(self):
         return (f"head_size={self.head_size}, rotary_dim={self.rotary_dim}, "
@@ -84,7 +86,8 @@ class RotaryEmbedding(torch.nn.Module):
 
 class MRotaryEmbedding(RotaryEmbedding):
     """vLLM's MRotaryEmbedding (Qwen2-VL, Qwen2.5-VL, Qwen3-VL): forward(positions [3, T]
-    (text, height, width rows) or [T], query, key). mrope_section splits rotary_dim / 2
+    (text, height, width rows) or [T], query, key, offsets=None; [B, S] token dims as in
+    RotaryEmbedding, the offsets added to every row). mrope_section splits rotary_dim / 2
     into the rows' sections (e.g. [16, 24, 24]); mrope_interleaved (Qwen3-VL) takes the
     rows round-robin (RopeWithSinCosCacheV2 cacheMode 1). Both may also come from
     rope_scaling, as in the models' configs."""
@@ -104,10 +107,10 @@ class MRotaryEmbedding(RotaryEmbedding):
                        cfg.get("mrope_interleaved", False))
         self.cache_mode = 1 if interleaved else 0
 
-    def forward(self, positions, query, key=None):
+    def forward(self, positions, query, key=None, offsets=None):
         if positions.dim() == 1:  # text only: plain rope
-            return super().forward(positions, query, key)
+            return super().forward(positions, query, key, offsets)
         return ops.rope_with_sin_cos_cache(positions, query, key, self.cos_sin_cache,
-                                           self.head_size, self.is_neox_style,
+                                           self.head_size, self.is_neox_style, offsets=offsets,
                                            mrope_section=self.mrope_section,
                                            cache_mode=self.cache_mode)
