@@ -8,6 +8,10 @@
  * Numeric model (bit-identical on every ISA and thread count): inputs are widened
  * exactly to fp32, each output element is fl(fl(a*b) +/- fl(c*d)) with no fused
  * multiply-add, and the result is rounded to the output type once, to nearest even.
+ * float64 operands (ROPEKIT_F64, native face only) are computed the same way in double:
+ * each product one double multiply, each output one double add or subtract, nothing
+ * rounded to fp32 on the way. float64 data goes with float64 coefficients only (x with
+ * cos/sin, query/key with the cache); any other pairing with float64 is an error.
  *
  * Calling contract, for every function below unless its comment says otherwise:
  * - Thread safety: any function may be called from several threads at once. Plans are
@@ -85,17 +89,19 @@ ROPEKIT_API const char *ropekit_last_error(void);
 
 /* ---- Tensors ---- */
 
-/* Element types. The values equal CANN's aclDataType numbers. */
+/* Element types. The values equal CANN's aclDataType numbers. ROPEKIT_F64 (ACL_DOUBLE)
+ * is taken by the native face only; the aclnn face rejects ACL_DOUBLE as CANN does. */
 typedef enum ropekit_dtype {
     ROPEKIT_F32 = 0,
     ROPEKIT_F16 = 1,
     ROPEKIT_I64 = 9,
+    ROPEKIT_F64 = 11,
     ROPEKIT_BF16 = 27
 } ropekit_dtype;
 
 /* Size in bytes of one element; 0 for a value that is not a ropekit_dtype. */
 ROPEKIT_API size_t ropekit_dtype_size(ropekit_dtype dtype);
-/* "f32", "f16", "bf16", "i64"; "?" otherwise. */
+/* "f32", "f16", "bf16", "f64", "i64"; "?" otherwise. */
 ROPEKIT_API const char *ropekit_dtype_name(ropekit_dtype dtype);
 
 #define ROPEKIT_MAX_DIMS 8
