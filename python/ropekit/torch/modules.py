@@ -7,7 +7,8 @@ from .. import tables
 from ._checks import _fail
 from ._ops import ops
 
-_TORCH_TO_NAME = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16"}
+_TORCH_TO_NAME = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16",
+                  torch.float64: "f64"}
 
 
 def scaling_from_config(rope_scaling, max_position):
@@ -53,7 +54,7 @@ def cos_sin_cache(rotary_dim, max_position, base, rope_scaling=None, dtype=torch
     and rounded once to dtype."""
     if dtype not in _TORCH_TO_NAME:
         _fail(TypeError, "RotaryEmbedding", f"dtype = {dtype}",
-              "must be torch.float32, torch.float16 or torch.bfloat16")
+              "must be torch.float32, torch.float16, torch.bfloat16 or torch.float64")
     scaling, positions = scaling_from_config(rope_scaling, max_position)
     cache = tables.cos_sin_cache(positions, rotary_dim, base, _TORCH_TO_NAME[dtype], scaling)
     if dtype == torch.bfloat16:  # uint16 bits
