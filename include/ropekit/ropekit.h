@@ -205,7 +205,8 @@ ROPEKIT_API size_t ropekit_plan_describe(const ropekit_plan *plan, char *buf, si
  *   u[p] = a*cos[p] - b*sin[p],  u[r] = b*cos[r] + a*sin[r]
  * The backward is the exact transpose (the adjoint) of the forward.
  * start == end, or any empty tensor, is a no-op. L must be even (a multiple of 4 for
- * QUARTER). */
+ * QUARTER). x and cos/sin may have any two of F32, F16 and BF16; F64 x goes with F64
+ * cos/sin only (and F64 cos/sin with F64 x), computed in double. */
 typedef enum ropekit_rotary_mode {
     ROPEKIT_ROTARY_HALF = 0,
     ROPEKIT_ROTARY_INTERLEAVE = 1,
@@ -272,7 +273,8 @@ typedef struct ropekit_rope_config {
 
 /* Plans the operation; data pointers are ignored. Either the query pair or the key pair
  * may be NULL (key-only or query-only calls); T == 0 is a no-op. The cache dtype may
- * differ from the query/key dtype. */
+ * differ from the query/key dtype, except for F64: F64 query/key go with an F64 cache
+ * only (and an F64 cache with F64 query/key), computed in double. */
 ROPEKIT_API ropekit_status ropekit_rope_plan_create(
     const ropekit_tensor *positions, const ropekit_tensor *query_in, const ropekit_tensor *key_in,
     const ropekit_tensor *cos_sin_cache, const ropekit_tensor *query_out,
@@ -293,7 +295,8 @@ ROPEKIT_API ropekit_status ropekit_rope(
 
 /* ---- Cos/sin tables ----
  * Angles are computed in double (position * inv_freq[i]) and each value is rounded once
- * to the output dtype. inv_freq[i] = base^(-2i / rotary_dim) before scaling. */
+ * to the output dtype (F32, F16, BF16; F64 stores the double values themselves).
+ * inv_freq[i] = base^(-2i / rotary_dim) before scaling. */
 typedef enum ropekit_rope_scaling_type {
     ROPEKIT_SCALING_NONE = 0,
     ROPEKIT_SCALING_LINEAR = 1,      /* angle = (p / factor) * inv_freq */
