@@ -43,9 +43,13 @@ static inline size_t tk_acl_item(aclDataType dt) {
 }
 
 /* The element size ropekit's layout check counts for an ACL dtype: the ropekit dtypes'
- * sizes (fp32 4, fp16/bf16 2, int64 8) and 1 for the types ropekit does not know. */
+ * sizes (fp32 4, fp16/bf16 2, int64 and double 8) and 1 for the types ropekit does not
+ * know. */
 static inline int64_t tk_acl_layout_item(int64_t dt) {
-    return dt == ACL_FLOAT ? 4 : dt == ACL_FLOAT16 || dt == ACL_BF16 ? 2 : dt == ACL_INT64 ? 8 : 1;
+    return dt == ACL_FLOAT                       ? 4
+           : dt == ACL_FLOAT16 || dt == ACL_BF16 ? 2
+           : dt == ACL_INT64 || dt == ACL_DOUBLE ? 8
+                                                 : 1;
 }
 
 /* The ropekit dtype an element is read and written as: fp16 and bf16 as themselves,

@@ -1,6 +1,7 @@
 /* fp16/bf16 conversions and element access (half_bits.h). */
 #include "testkit/half_bits.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -58,6 +59,8 @@ float tk_load_f32(const void *elem, ropekit_dtype dtype) {
     uint16_t h;
     float f;
     switch (dtype) {
+    case ROPEKIT_F64:
+        return (float)tk_load(elem, dtype);
     case ROPEKIT_F32:
         memcpy(&f, elem, sizeof f);
         return f;
@@ -73,7 +76,11 @@ float tk_load_f32(const void *elem, ropekit_dtype dtype) {
 }
 
 double tk_load(const void *elem, ropekit_dtype dtype) {
-    return tk_load_f32(elem, dtype);
+    double d;
+    if (dtype != ROPEKIT_F64)
+        return tk_load_f32(elem, dtype);
+    memcpy(&d, elem, sizeof d);
+    return d;
 }
 
 void tk_store_f32(void *elem, ropekit_dtype dtype, float f) {
@@ -90,13 +97,19 @@ void tk_store_f32(void *elem, ropekit_dtype dtype, float f) {
         h = tk_f32_to_bf16(f);
         memcpy(elem, &h, sizeof h);
         break;
+    case ROPEKIT_F64:
+        tk_store(elem, dtype, f);
+        break;
     default:
         break;
     }
 }
 
 void tk_store(void *elem, ropekit_dtype dtype, double value) {
-    tk_store_f32(elem, dtype, (float)value);
+    if (dtype == ROPEKIT_F64)
+        memcpy(elem, &value, sizeof value);
+    else
+        tk_store_f32(elem, dtype, (float)value);
 }
 
 float tk_round_f32(ropekit_dtype dtype, float value) {
@@ -121,6 +134,8 @@ double tk_dtype_max(ropekit_dtype dtype) {
         return 65504.0;
     case ROPEKIT_BF16:
         return ldexp(255.0, 120); /* 0x7f7f */
+    case ROPEKIT_F64:
+        return DBL_MAX;
     default:
         return ldexp(16777215.0, 104); /* FLT_MAX */
     }
@@ -132,6 +147,8 @@ double tk_dtype_min_subnormal(ropekit_dtype dtype) {
         return ldexp(1.0, -24);
     case ROPEKIT_BF16:
         return ldexp(1.0, -133);
+    case ROPEKIT_F64:
+        return ldexp(1.0, -1074);
     default:
         return ldexp(1.0, -149);
     }

@@ -36,14 +36,16 @@ float tk_f16_to_f32(uint16_t bits);
 uint16_t tk_f32_to_bf16(float value);
 float tk_bf16_to_f32(uint16_t bits);
 
-/* fp32, fp16 or bf16 (a ropekit_dtype value, or any integer). */
+/* fp32, fp16, bf16 or float64 (a ropekit_dtype value, or any integer): the float types
+ * of the native face. */
 static inline bool tk_dtype_is_float(int64_t dtype) {
-    return dtype == ROPEKIT_F32 || dtype == ROPEKIT_F16 || dtype == ROPEKIT_BF16;
+    return dtype == ROPEKIT_F32 || dtype == ROPEKIT_F16 || dtype == ROPEKIT_BF16 ||
+           dtype == ROPEKIT_F64;
 }
 
 /* Reads one element of a float dtype, widened exactly to double (NaN for other dtypes). */
 double tk_load(const void *elem, ropekit_dtype dtype);
-/* The same widened to fp32, which is exact too. */
+/* The same as fp32: exact, except for float64 (rounded to nearest). */
 float tk_load_f32(const void *elem, ropekit_dtype dtype);
 /* Stores an fp32 value into one element, rounded to the dtype (RNE); nothing for a dtype
  * that is not a float type. */
@@ -52,8 +54,8 @@ void tk_store_f32(void *elem, ropekit_dtype dtype, float value);
 float tk_round_f32(ropekit_dtype dtype, float value);
 /* The bits `value` has in the dtype (fp32: 32 bits, fp16/bf16: 16 bits; RNE). */
 uint32_t tk_bits_in(ropekit_dtype dtype, float value);
-/* Stores a value into one element: double -> fp32 (RNE), then -> the dtype (RNE). The
- * double rounding is harmless for generating test data. */
+/* Stores a value into one element: double -> fp32 (RNE), then -> the dtype (RNE); float64
+ * stores the value itself. The double rounding is harmless for generating test data. */
 void tk_store(void *elem, ropekit_dtype dtype, double value);
 
 /* Largest finite value and the smallest subnormal of a float dtype. */

@@ -8,6 +8,10 @@
  * Numeric model (bit-identical on every ISA and thread count): inputs are widened
  * exactly to fp32, each output element is fl(fl(a*b) +/- fl(c*d)) with no fused
  * multiply-add, and the result is rounded to the output type once, to nearest even.
+ * float64 operands (ROPEKIT_F64, native face only) are computed the same way in double:
+ * each product one double multiply, each output one double add or subtract, nothing
+ * rounded to fp32 on the way. float64 data goes with float64 coefficients only (x with
+ * cos/sin, query/key with the cache); any other pairing with float64 is an error.
  *
  * Calling contract, for every function below unless its comment says otherwise:
  * - Thread safety: any function may be called from several threads at once. Plans are
@@ -85,17 +89,19 @@ ROPEKIT_API const char *ropekit_last_error(void);
 
 /* ---- Tensors ---- */
 
-/* Element types. The values equal CANN's aclDataType numbers. */
+/* Element types. The values equal CANN's aclDataType numbers. ROPEKIT_F64 (ACL_DOUBLE)
+ * is taken by the native face only; the aclnn face rejects ACL_DOUBLE as CANN does. */
 typedef enum ropekit_dtype {
     ROPEKIT_F32 = 0,
     ROPEKIT_F16 = 1,
     ROPEKIT_I64 = 9,
+    ROPEKIT_F64 = 11,
     ROPEKIT_BF16 = 27
 } ropekit_dtype;
 
 /* Size in bytes of one element; 0 for a value that is not a ropekit_dtype. */
 ROPEKIT_API size_t ropekit_dtype_size(ropekit_dtype dtype);
-/* "f32", "f16", "bf16", "i64"; "?" otherwise. */
+/* "f32", "f16", "bf16", "f64", "i64"; "?" otherwise. */
 ROPEKIT_API const char *ropekit_dtype_name(ropekit_dtype dtype);
 
 /* Conversions for filling and reading fp16/bf16 buffers, rounded as the operators round
@@ -212,7 +218,8 @@ ROPEKIT_API size_t ropekit_plan_describe(const ropekit_plan *plan, char *buf, si
  *   u[p] = a*cos[p] - b*sin[p],  u[r] = b*cos[r] + a*sin[r]
  * The backward is the exact transpose (the adjoint) of the forward.
  * start == end, or any empty tensor, is a no-op. L must be even (a multiple of 4 for
- * QUARTER). */
+ * QUARTER). x and cos/sin may have any two of F32, F16 and BF16; F64 x goes with F64
+ * cos/sin only (and F64 cos/sin with F64 x), computed in double. */
 typedef enum ropekit_rotary_mode {
     ROPEKIT_ROTARY_HALF = 0,
     ROPEKIT_ROTARY_INTERLEAVE = 1,
@@ -292,7 +299,9 @@ typedef struct ropekit_rope_config {
 
 /* Plans the operation; data pointers are ignored. Either the query pair or the key pair
  * may be NULL (key-only or query-only calls); no tokens (T == 0, B == 0 or S == 0) is a
- * no-op. The cache dtype may differ from the query/key dtype. */
+ * no-op. The cache dtype may differ from the query/key dtype, except for F64: F64
+ * query/key go with an F64 cache only (and an F64 cache with F64 query/key), computed in
+ * double. */
 ROPEKIT_API ropekit_status ropekit_rope_plan_create(
     const ropekit_tensor *positions, const ropekit_tensor *query_in, const ropekit_tensor *key_in,
     const ropekit_tensor *cos_sin_cache, const ropekit_tensor *query_out,
@@ -324,9 +333,11 @@ ROPEKIT_API ropekit_status ropekit_rope(
 
 /* ---- Cos/sin tables ----
  * Angles are computed in double (position * inv_freq[i]) and each value is rounded once
- * to the output dtype. inv_freq[i] = base^(-2i / rotary_dim) before scaling; R below is
- * rotary_dim (the table width), f the factor. Start from ropekit_rope_scaling_defaults:
- * every field has a default, and a field zeroed by hand may not mean the default. */
+ * to the output dtype (F32, F16, BF16; F64 stores the double values themselves).
+ * inv_freq[i] = base^(-2i / rotary_dim) before scaling; R below is rotary_dim (the table
+ * width), f the factor. Start from ropekit_rope_scaling_defaults, which fills every field
+ * (the fields appended after the first release default to 0, which keeps the older
+ * fields' tables). */
 typedef enum ropekit_rope_scaling_type {
     ROPEKIT_SCALING_NONE = 0,
     ROPEKIT_SCALING_LINEAR = 1,      /* angle = (p / factor) * inv_freq */

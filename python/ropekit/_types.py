@@ -1,37 +1,48 @@
 """Element types and rotary modes: names, numeric ids and numpy storage types."""
 import numpy as np
 
-# ropekit_dtype values (equal to CANN's aclDataType numbers).
-F32, F16, BF16 = 0, 1, 27
+# ropekit_dtype values (equal to CANN's aclDataType numbers). F64 (ACL_DOUBLE) is taken
+# by the native face only, and only with F64 coefficients.
+F32, F16, BF16, F64 = 0, 1, 27, 11
 I64 = 9  # positions of the rope operator
 
 _DTYPE_NAMES = {
     "f32": F32, "float32": F32, "float": F32, "fp32": F32,
     "f16": F16, "float16": F16, "half": F16, "fp16": F16,
     "bf16": BF16, "bfloat16": BF16,
+    "f64": F64, "float64": F64, "double": F64, "fp64": F64,
 }
 # numpy storage type of each dtype id: bf16 lives in uint16 arrays as raw bits.
-STORAGE = {F32: np.dtype(np.float32), F16: np.dtype(np.float16), BF16: np.dtype(np.uint16)}
-NAMES = {F32: "f32", F16: "f16", BF16: "bf16"}
+STORAGE = {F32: np.dtype(np.float32), F16: np.dtype(np.float16), BF16: np.dtype(np.uint16),
+           F64: np.dtype(np.float64)}
+NAMES = {F32: "f32", F16: "f16", BF16: "bf16", F64: "f64"}
+# the dtype id of each numpy float type (bfloat16 has none: uint16 needs a name)
+_NUMPY_IDS = {np.dtype(np.float32): F32, np.dtype(np.float16): F16,
+              np.dtype(np.float64): F64}
 
 MODES = {"half": 0, "interleave": 1, "quarter": 2, "interleave-half": 3}
 # ropekit_rope_style: NeoX (rotate-half) and GPT-J (interleaved) pairing.
 STYLES = {"neox": 0, "gptj": 1, "gpt-j": 1}
 
 
+def _numpy_id(np_dt, what):
+    ident = _NUMPY_IDS.get(np.dtype(np_dt))
+    if ident is None:
+        raise ValueError(f"{what}: numpy dtype {np.dtype(np_dt)} has no ropekit element type")
+    return ident
+
+
 def dtype_id(arr, dtype, what):
     """Resolves the element type of numpy array `arr`: `dtype` (a name such as "bf16",
-    an id, or a numpy float32/float16 type) if given, else inferred from arr.dtype
-    (float32 or float16; uint16 needs an explicit "bf16"). Checks that arr's storage
-    type fits and returns the ropekit_dtype id."""
+    an id, or a numpy float32/float16/float64 type) if given, else inferred from arr.dtype
+    (float32, float16 or float64; uint16 needs an explicit "bf16"). Checks that arr's
+    storage type fits and returns the ropekit_dtype id."""
     if dtype is None:
-        if arr.dtype == np.float32:
-            return F32
-        if arr.dtype == np.float16:
-            return F16
+        if arr.dtype in _NUMPY_IDS:
+            return _NUMPY_IDS[arr.dtype]
         if arr.dtype == np.uint16:
             raise TypeError(f"{what}: uint16 array: pass the dtype 'bf16' for bfloat16 bits")
-        raise TypeError(f"{what}: numpy dtype {arr.dtype} is not float32, float16 or "
+        raise TypeError(f"{what}: numpy dtype {arr.dtype} is not float32, float16, float64 or "
                         "uint16 (bfloat16 bits)")
     if isinstance(dtype, str):
         key = dtype.lower()
@@ -41,12 +52,10 @@ def dtype_id(arr, dtype, what):
     elif isinstance(dtype, (int, np.integer)) and not isinstance(dtype, bool):
         ident = int(dtype)
         if ident not in STORAGE:
-            raise ValueError(f"{what}: dtype id {ident} is not 0 (f32), 1 (f16) or 27 (bf16)")
+            raise ValueError(f"{what}: dtype id {ident} is not 0 (f32), 1 (f16), 27 (bf16) "
+                             "or 11 (f64)")
     else:
-        np_dt = np.dtype(dtype)
-        ident = {np.dtype(np.float32): F32, np.dtype(np.float16): F16}.get(np_dt)
-        if ident is None:
-            raise ValueError(f"{what}: numpy dtype {np_dt} has no ropekit element type")
+        ident = _numpy_id(dtype, what)
     if arr.dtype != STORAGE[ident]:
         raise TypeError(f"{what}: {NAMES[ident]} data must be stored as numpy "
                         f"{STORAGE[ident]}, got {arr.dtype}")
@@ -67,8 +76,8 @@ def mode_id(mode):
 
 
 def float_dtype_id(dtype, what):
-    """Resolves a dtype given by name ("f32", "bf16", ...), id or numpy float type to a
-    ropekit_dtype id of a float type (used where no array exists yet)."""
+    """Resolves a dtype given by name ("f32", "bf16", "f64", ...), id or numpy float type
+    to a ropekit_dtype id of a float type (used where no array exists yet)."""
     if isinstance(dtype, str):
         key = dtype.lower()
         if key not in _DTYPE_NAMES:
@@ -76,11 +85,7 @@ def float_dtype_id(dtype, what):
         return _DTYPE_NAMES[key]
     if isinstance(dtype, (int, np.integer)) and not isinstance(dtype, bool):
         return int(dtype)  # the library validates ids
-    np_dt = np.dtype(dtype)
-    ident = {np.dtype(np.float32): F32, np.dtype(np.float16): F16}.get(np_dt)
-    if ident is None:
-        raise ValueError(f"{what}: numpy dtype {np_dt} has no ropekit element type")
-    return ident
+    return _numpy_id(dtype, what)
 
 
 def style_id(style):

@@ -119,7 +119,8 @@ def create_tensor(arr, dtype=None):
     """An aclTensor describing numpy view `arr` exactly: data = the lowest address the
     view touches, offset = the distance of arr's first element from it, strides in
     elements, storage = the 1-D span of elements the view covers. dtype as in
-    partial_rotary (None infers float32/float16; "bf16" for uint16 bits)."""
+    partial_rotary (None infers float32/float16/float64; "bf16" for uint16 bits; the aclnn
+    operators refuse float64 with CANN's codes)."""
     ident = _dtype_of(arr, dtype)
     strides = element_strides(arr, "tensor")
     lo = sum((n - 1) * s for n, s in zip(arr.shape, strides) if s < 0 and n > 0)

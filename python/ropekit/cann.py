@@ -4,7 +4,8 @@ Mirrors `inplace_partial_rotary_mul` and `inplace_partial_rotary_mul_backward` (
 section 7) and runs them on ropekit's native face. Superset of CANN: rotary_mode
 accepts all four modes ("half", "interleave", "quarter", "interleave-half"; CANN
 accepts only "interleave"), every (x, r1/r2) dtype pair, cos/sin of lower rank, and
-head sizes above 1024. bfloat16 arrays are uint16 bits with x_dtype/cs_dtype="bf16".
+head sizes above 1024, and float64 x with float64 r1/r2. bfloat16 arrays are uint16 bits
+with x_dtype/cs_dtype="bf16".
 """
 import numpy as np
 

@@ -94,12 +94,13 @@ def partial_rotary(x, cos, sin, mode="interleave", start=0, end=None, backward=F
                    x_dtype=None, cs_dtype=None):
     """Rotates x[..., start:end] in place (ropekit_partial_rotary).
 
-    x: writable numpy array [..., D] of any strides (float32, float16, or uint16 holding
-    bfloat16 bits with x_dtype="bf16"). cos, sin: numpy arrays of one shape [..., L]
+    x: writable numpy array [..., D] of any strides (float32, float16, float64, or uint16
+    holding bfloat16 bits with x_dtype="bf16"). cos, sin: numpy arrays of one shape [..., L]
     with L = end - start, broadcastable to x's leading dimensions (right-aligned, each
     dimension equal to x's or 1, missing ones count as 1); their type is cs_dtype or
     inferred the same way. mode: "half", "interleave", "quarter", "interleave-half" or
-    0-3. end None means D. backward=True applies the gradient (the transpose).
+    0-3. end None means D. backward=True applies the gradient (the transpose). float64 x
+    goes with float64 cos/sin only (computed in double); other pairs mix freely.
     Returns x. Raises RopekitError (status, message) if the library rejects the call.
     """
     if not isinstance(x, np.ndarray):

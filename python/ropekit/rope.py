@@ -151,7 +151,7 @@ def rope(positions, query, key, cos_sin_cache, *, head_size, style="neox", secti
     (sectioned) or 1 (interleaved, 3 sections). query_out/key_out: None rotates in place.
     x_dtype names the query/key type (needed for bfloat16 bits in uint16 arrays);
     cache_dtype the cache's (it may differ; a uint16 cache is bfloat16 when query/key
-    are).
+    are; float64 query/key go with a float64 cache only, and are computed in double).
     Returns (query_out, key_out). Raises RopekitError on failure, with nothing written
     (status 4, ROPEKIT_OUT_OF_RANGE, for a position + offset outside [0, max_positions)).
     """

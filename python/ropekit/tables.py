@@ -5,7 +5,8 @@ alpha, YaRN, DeepSeek YaRN, Llama-3, LongRoPE), the attention scaling they bake 
 and sin, and rope_from_config, which reads all of it from a model's config.json.
 
 Angles are computed by the library in double precision and each stored value is rounded
-once to the requested dtype. bfloat16 tables come back as uint16 arrays of raw bits.
+once to the requested dtype (float64 tables hold the double values themselves). bfloat16
+tables come back as uint16 arrays of raw bits.
 """
 import ctypes
 import dataclasses
@@ -281,7 +282,7 @@ def _storage(dtype):
 def cos_sin_cache(max_positions, rotary_dim, base=10000.0, dtype="f32", scaling=None):
     """RopeWithSinCosCache's cache (ropekit_cos_sin_cache_build): a [max_positions,
     rotary_dim] array with cos(p * inv_freq) in columns [0, rotary_dim/2) and sin in the
-    rest (YaRN scales both by its mscale). dtype "f32", "f16" or "bf16" (uint16 bits)."""
+    rest (YaRN scales both by its mscale). dtype "f32", "f16", "bf16" (uint16 bits) or "f64"."""
     ident, storage = _storage(dtype)
     m, r = int(max_positions), int(rotary_dim)
     out = np.zeros((max(m, 0), max(r, 0)), storage)

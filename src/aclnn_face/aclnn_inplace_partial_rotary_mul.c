@@ -6,8 +6,6 @@
 
 #define RK_API "aclnnInplacePartialRotaryMul"
 
-#define RK_PAIR(x, c) (1u << ((x)*3 + (c)))
-
 #define RK_CODE_(rule, status, forward_code, gradient_code, fault, meaning)                        \
     [RK_PR_RULE_##rule] = ACLNN_ERR_##forward_code,
 static const aclnnStatus rk_codes[RK_PR_RULE_COUNT] = {RK_PR_RULES(RK_CODE_)};
@@ -22,9 +20,9 @@ static const struct rk_pr_policy rk_forward_policy = {
     .mode_name = "rotary_mode",
     .mode_mask = 1u << ROPEKIT_ROTARY_INTERLEAVE,
     /* (x, cos/sin): (f16,f16) (bf16,bf16) (f32,f32) (f16,f32) (bf16,f32) */
-    .pair_mask = RK_PAIR(RK_KDT_F32, RK_KDT_F32) | RK_PAIR(RK_KDT_F16, RK_KDT_F16) |
-                 RK_PAIR(RK_KDT_BF16, RK_KDT_BF16) | RK_PAIR(RK_KDT_F16, RK_KDT_F32) |
-                 RK_PAIR(RK_KDT_BF16, RK_KDT_F32),
+    .pair_mask = RK_PR_PAIR(RK_KDT_F32, RK_KDT_F32) | RK_PR_PAIR(RK_KDT_F16, RK_KDT_F16) |
+                 RK_PR_PAIR(RK_KDT_BF16, RK_KDT_BF16) | RK_PR_PAIR(RK_KDT_F16, RK_KDT_F32) |
+                 RK_PR_PAIR(RK_KDT_BF16, RK_KDT_F32),
     .max_d = 1024,
     .require_rank4 = true,
     .require_d_even = true,

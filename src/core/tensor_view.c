@@ -12,31 +12,31 @@ bool rk_add_i64(int64_t a, int64_t b, int64_t *out) {
     return !__builtin_add_overflow(a, b, out);
 }
 
+/* The element types: each one's size and name, in one place. */
+static const struct {
+    ropekit_dtype dtype;
+    size_t size;
+    const char *name;
+} rk_dtypes[] = {
+    {ROPEKIT_F32, 4, "f32"}, {ROPEKIT_F16, 2, "f16"}, {ROPEKIT_BF16, 2, "bf16"},
+    {ROPEKIT_F64, 8, "f64"}, {ROPEKIT_I64, 8, "i64"},
+};
+
+static int rk_dtype_index(ropekit_dtype dtype) {
+    for (int i = 0; i < (int)(sizeof rk_dtypes / sizeof rk_dtypes[0]); i++)
+        if (rk_dtypes[i].dtype == dtype)
+            return i;
+    return -1;
+}
+
 size_t ropekit_dtype_size(ropekit_dtype dtype) {
-    switch (dtype) {
-    case ROPEKIT_F32:
-        return 4;
-    case ROPEKIT_F16:
-    case ROPEKIT_BF16:
-        return 2;
-    case ROPEKIT_I64:
-        return 8;
-    }
-    return 0;
+    int i = rk_dtype_index(dtype);
+    return i < 0 ? 0 : rk_dtypes[i].size;
 }
 
 const char *ropekit_dtype_name(ropekit_dtype dtype) {
-    switch (dtype) {
-    case ROPEKIT_F32:
-        return "f32";
-    case ROPEKIT_F16:
-        return "f16";
-    case ROPEKIT_BF16:
-        return "bf16";
-    case ROPEKIT_I64:
-        return "i64";
-    }
-    return "?";
+    int i = rk_dtype_index(dtype);
+    return i < 0 ? "?" : rk_dtypes[i].name;
 }
 
 ropekit_tensor ropekit_tensor_make(void *data, ropekit_dtype dtype, int32_t ndim,

@@ -25,17 +25,23 @@ bool rk_kernel_set_supported(const struct rk_kernel_set *set) {
     return !set->needs_avx512bf16 || rk_cpu_features()->avx512bf16;
 }
 
+/* The ropekit_dtype of each kernel table index. */
+static const ropekit_dtype rk_kdtype_dtypes[RK_KDT_COUNT] = {
+    [RK_KDT_F32] = ROPEKIT_F32,
+    [RK_KDT_F16] = ROPEKIT_F16,
+    [RK_KDT_BF16] = ROPEKIT_BF16,
+    [RK_KDT_F64] = ROPEKIT_F64,
+};
+
 int rk_kdtype_of(ropekit_dtype dtype) {
-    switch (dtype) {
-    case ROPEKIT_F32:
-        return RK_KDT_F32;
-    case ROPEKIT_F16:
-        return RK_KDT_F16;
-    case ROPEKIT_BF16:
-        return RK_KDT_BF16;
-    default:
-        return -1;
-    }
+    for (int k = 0; k < RK_KDT_COUNT; k++)
+        if (rk_kdtype_dtypes[k] == dtype)
+            return k;
+    return -1;
+}
+
+ropekit_dtype rk_dtype_of_kdtype(int kdtype) {
+    return rk_kdtype_dtypes[kdtype];
 }
 
 /* The sets a plan may use now: supported, within the cap, SIMD only for unit strides. */

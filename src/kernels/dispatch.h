@@ -41,7 +41,9 @@ struct rk_rot_kernel rk_rot_kernel_pick(int mode, int direction, ropekit_dtype x
 struct rk_rope_kernel rk_rope_kernel_pick(int style, ropekit_dtype x_dtype, ropekit_dtype cs_dtype,
                                           bool unit_stride);
 
-/* Table index of a float dtype (f32, f16, bf16); -1 otherwise. */
+/* Table index of a float dtype (f32, f16, bf16, f64); -1 otherwise. */
 int rk_kdtype_of(ropekit_dtype dtype);
+/* The dtype of a table index in [0, RK_KDT_COUNT). */
+ropekit_dtype rk_dtype_of_kdtype(int kdtype);
 
 #endif /* ROPEKIT_KERNELS_DISPATCH_H_ */

@@ -23,20 +23,30 @@ struct rk_rot_rows {
     int64_t len;
     int64_t x_row, c_row, s_row; /* bytes between consecutive rows (0 = broadcast) */
     int64_t x_col, c_col, s_col; /* bytes between consecutive elements of a row */
-    float *scratch;              /* >= len floats; used by interleave-half only */
-    bool prefetch;               /* request rows ahead (kernels/prefetch.h) */
+    void *scratch; /* interleave-half only: len * RK_ROT_SCRATCH_ELEM(x element size) bytes */
+    bool prefetch; /* request rows ahead (kernels/prefetch.h) */
 };
 
 typedef void (*rk_rot_fn)(const struct rk_rot_rows *args);
 
 /* Dtype indices of the kernel tables. */
-enum rk_kdtype { RK_KDT_F32 = 0, RK_KDT_F16 = 1, RK_KDT_BF16 = 2, RK_KDT_COUNT = 3 };
+enum rk_kdtype {
+    RK_KDT_F32 = 0,
+    RK_KDT_F16 = 1,
+    RK_KDT_BF16 = 2,
+    RK_KDT_F64 = 3,
+    RK_KDT_COUNT = 4
+};
+
+/* Interleave-half scratch bytes per row element: the SIMD kernels widen 16-bit and fp32
+ * elements to fp32; the scalar ones keep elements as stored (float64 takes 8). */
+#define RK_ROT_SCRATCH_ELEM(x_size) ((x_size) > 4 ? (x_size) : 4)
 
 #define RK_ROT_MODE_COUNT 4
 #define RK_DIRECTION_COUNT 2
 
-/* X-macro of every (x dtype, cos/sin dtype) pair; kernels, tables and tests expand it.
- * `m` is passed through as the first argument of X. */
+/* X-macro of every (x dtype, cos/sin dtype) pair the SIMD kernel sets implement;
+ * kernels, tables and tests expand it. `m` is passed through as the first argument of X. */
 #define RK_DTYPE_PAIRS(X, m)                                                                       \
     X(m, f32, f32)                                                                                 \
     X(m, f32, f16)                                                                                 \
@@ -47,6 +57,10 @@ enum rk_kdtype { RK_KDT_F32 = 0, RK_KDT_F16 = 1, RK_KDT_BF16 = 2, RK_KDT_COUNT =
     X(m, bf16, f32)                                                                                \
     X(m, bf16, f16)                                                                                \
     X(m, bf16, bf16)
+
+/* The float64 pair: scalar kernels only (the scalar set serves it at every ISA cap).
+ * float64 pairs with nothing else, so its table rows hold this one entry. */
+#define RK_DTYPE_PAIRS_F64(X, m) X(m, f64, f64)
 
 #define RK_ROT_MODES(X)                                                                            \
     X(half, 0)                                                                                     \

@@ -12,7 +12,7 @@ static struct rk_pr_policy rk_native_policy(const char *api) {
         .x_name = "x",
         .mode_name = "mode",
         .mode_mask = RK_PR_ALL_MODES,
-        .pair_mask = RK_PR_ALL_PAIRS,
+        .pair_mask = RK_PR_F32_F16_BF16_PAIRS | RK_PR_F64_PAIR,
     };
     return pol;
 }

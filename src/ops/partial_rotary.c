@@ -11,8 +11,8 @@
 #include "ops/check_count.h"
 #include "ops/partial_rotary_internal.h"
 
-/* Rows of up to this many elements use a stack scratch in interleave-half mode. */
-#define RK_PR_STACK_SCRATCH 4096
+/* Interleave-half rows whose scratch fits this many bytes use a stack scratch. */
+#define RK_PR_STACK_SCRATCH 16384
 /* A task moves at least this many bytes, so small calls stay on one thread. */
 #define RK_PR_MIN_TASK_BYTES (64 * 1024)
 
@@ -110,18 +110,24 @@ ropekit_status rk_pr_plan_make(const struct rk_pr_problem *p, const struct rk_pr
     return ROPEKIT_OK;
 }
 
+/* Interleave-half scratch of one task: one row. */
+static int64_t rk_pr_scratch_bytes(const struct rk_pr_plan *pl) {
+    return pl->len * (int64_t)RK_ROT_SCRATCH_ELEM(ropekit_dtype_size(pl->x_dtype));
+}
+
 struct rk_pr_run {
     const struct rk_pr_plan *plan;
     char *x;
     const char *cos;
     const char *sin;
-    float *heap_scratch; /* tasks * len floats, for long interleave-half rows */
+    char *heap_scratch; /* tasks * rk_pr_scratch_bytes, for long interleave-half rows */
 };
 
 static void rk_pr_task(void *ctx, int64_t task) {
     const struct rk_pr_run *run = ctx;
     const struct rk_pr_plan *pl = run->plan;
-    float stack_scratch[RK_PR_STACK_SCRATCH]; /* interleave-half only; never initialised */
+    /* interleave-half only; never initialised */
+    _Alignas(64) char stack_scratch[RK_PR_STACK_SCRATCH];
     int64_t r = task * pl->rows_per_task;
     int64_t r_end = r + pl->rows_per_task < pl->rows ? r + pl->rows_per_task : pl->rows;
     const int inner = pl->nlead - 1;
@@ -139,7 +145,8 @@ static void rk_pr_task(void *ctx, int64_t task) {
         .x_col = pl->x_col,
         .c_col = pl->c_col,
         .s_col = pl->s_col,
-        .scratch = run->heap_scratch ? run->heap_scratch + task * pl->len : stack_scratch,
+        .scratch =
+            run->heap_scratch ? run->heap_scratch + task * rk_pr_scratch_bytes(pl) : stack_scratch,
         .prefetch = pl->prefetch,
     };
     while (r < r_end) {
@@ -178,11 +185,12 @@ ropekit_status rk_pr_run(const struct rk_pr_plan *pl, const char *api, void *x, 
     if (pl->noop)
         return ROPEKIT_OK;
     struct rk_pr_run run = {pl, x, cos, sin, NULL};
-    if (pl->mode == ROPEKIT_ROTARY_INTERLEAVE_HALF && pl->len > RK_PR_STACK_SCRATCH) {
-        run.heap_scratch = malloc((size_t)(pl->tasks * pl->len) * sizeof(float));
+    if (pl->mode == ROPEKIT_ROTARY_INTERLEAVE_HALF &&
+        rk_pr_scratch_bytes(pl) > RK_PR_STACK_SCRATCH) {
+        run.heap_scratch = malloc((size_t)(pl->tasks * rk_pr_scratch_bytes(pl)));
         if (!run.heap_scratch)
-            RK_PR_FAIL(RK_PR_RULE_NO_MEMORY, "%s: scratch of %lld floats: out of memory", api,
-                       (long long)(pl->tasks * pl->len));
+            RK_PR_FAIL(RK_PR_RULE_NO_MEMORY, "%s: scratch of %lld bytes: out of memory", api,
+                       (long long)(pl->tasks * rk_pr_scratch_bytes(pl)));
     }
     rk_parallel_for(pl->tasks, pl->threads, rk_pr_task, &run);
     free(run.heap_scratch);

@@ -27,7 +27,7 @@ struct rk_pr_policy {
     const char *x_name;    /* "x", "xRef", "dyRef" */
     const char *mode_name; /* "mode", "rotary_mode", "rotaryMode" */
     unsigned mode_mask;    /* bit m: ropekit_rotary_mode m allowed */
-    unsigned pair_mask;    /* bit (x_kdtype * 3 + cs_kdtype): dtype pair allowed */
+    unsigned pair_mask;    /* RK_PR_PAIR(x_kdtype, cs_kdtype): dtype pair allowed */
     int64_t max_d;         /* 0: unbounded */
     bool require_rank4;    /* x, cos, sin all 4-D (else: 1 <= rank(cos) <= rank(x)) */
     bool require_d_even;
@@ -36,7 +36,15 @@ struct rk_pr_policy {
 };
 
 #define RK_PR_ALL_MODES 0xfu
-#define RK_PR_ALL_PAIRS 0x1ffu
+/* The bit of the dtype pair (x, cos/sin), kernel table indices, in a pair mask. */
+#define RK_PR_PAIR(x, c) (1u << ((x)*RK_KDT_COUNT + (c)))
+#define RK_PR_PAIRS_WITH_(x)                                                                       \
+    (RK_PR_PAIR(x, RK_KDT_F32) | RK_PR_PAIR(x, RK_KDT_F16) | RK_PR_PAIR(x, RK_KDT_BF16))
+/* All nine pairs of f32, f16 and bf16 (SPEC §8; the gradient's aclnn face, §4.3). */
+#define RK_PR_F32_F16_BF16_PAIRS                                                                   \
+    (RK_PR_PAIRS_WITH_(RK_KDT_F32) | RK_PR_PAIRS_WITH_(RK_KDT_F16) | RK_PR_PAIRS_WITH_(RK_KDT_BF16))
+/* float64 goes with float64 only (native face). */
+#define RK_PR_F64_PAIR RK_PR_PAIR(RK_KDT_F64, RK_KDT_F64)
 
 struct rk_pr_problem {
     const ropekit_tensor *x;

@@ -32,15 +32,36 @@ struct rk_pr_ctx {
 typedef ropekit_status (*rk_pr_step)(struct rk_pr_ctx *c, enum rk_pr_rule *rule);
 
 static const char *rk_pair_list(unsigned mask, char *buf, size_t len) {
-    static const char *names[] = {"f32", "f16", "bf16"};
     size_t used = 0;
     buf[0] = '\0';
-    for (int x = 0; x < 3; x++)
-        for (int c = 0; c < 3; c++)
-            if ((mask >> (x * 3 + c)) & 1u && used < len)
+    for (int x = 0; x < RK_KDT_COUNT; x++)
+        for (int c = 0; c < RK_KDT_COUNT; c++)
+            if ((mask & RK_PR_PAIR(x, c)) && used < len)
                 used += (size_t)snprintf(buf + used, len - used, "%s(%s,%s)", used ? " " : "",
-                                         names[x], names[c]);
+                                         ropekit_dtype_name(rk_dtype_of_kdtype(x)),
+                                         ropekit_dtype_name(rk_dtype_of_kdtype(c)));
     return buf;
+}
+
+/* Whether the policy has a pair with x dtype `x` (or with cos/sin dtype `c`, x < 0). */
+static bool rk_pair_mask_takes(unsigned mask, int x, int c) {
+    for (int k = 0; k < RK_KDT_COUNT; k++)
+        if (mask & (x >= 0 ? RK_PR_PAIR(x, k) : RK_PR_PAIR(k, c)))
+            return true;
+    return false;
+}
+
+/* The name of a dtype the policy takes; "?" for any other (float64 on the aclnn faces). */
+static const char *rk_policy_dtype_name(unsigned mask, ropekit_dtype dtype) {
+    int k = rk_kdtype_of(dtype);
+    return k >= 0 && (rk_pair_mask_takes(mask, k, -1) || rk_pair_mask_takes(mask, -1, k))
+               ? ropekit_dtype_name(dtype)
+               : "?";
+}
+
+static const char *rk_float_names(unsigned mask) {
+    return rk_pair_mask_takes(mask, RK_KDT_F64, -1) ? "float32, float16, bfloat16 or float64"
+                                                    : "float32, float16 or bfloat16";
 }
 
 /* Row 1: descriptors present, layouts sane, data present when known. */
@@ -76,24 +97,26 @@ static ropekit_status rk_step_null(struct rk_pr_ctx *c, enum rk_pr_rule *rule) {
 static ropekit_status rk_step_dtype(struct rk_pr_ctx *c, enum rk_pr_rule *rule) {
     const char *api = c->pol->api, *xn = c->name[0];
     const ropekit_tensor *x = c->t[0], *cs = c->t[1], *sn = c->t[2];
-    char buf[96];
+    const unsigned mask = c->pol->pair_mask;
+    const int xk = rk_kdtype_of(x->dtype), ck = rk_kdtype_of(cs->dtype);
+    char buf[128];
     RK_COUNT(X_DTYPE);
     RK_COUNT(CS_DTYPE);
     RK_COUNT(DTYPE_PAIR);
-    if (rk_kdtype_of(x->dtype) < 0)
-        RK_PR_FAIL(RK_PR_RULE_X_DTYPE, "%s: %s dtype = %d: must be float32, float16 or bfloat16",
-                   api, xn, (int)x->dtype);
-    if (rk_kdtype_of(cs->dtype) < 0)
-        RK_PR_FAIL(RK_PR_RULE_CS_DTYPE, "%s: cos dtype = %d: must be float32, float16 or bfloat16",
-                   api, (int)cs->dtype);
+    if (xk < 0 || !rk_pair_mask_takes(mask, xk, -1))
+        RK_PR_FAIL(RK_PR_RULE_X_DTYPE, "%s: %s dtype = %d: must be %s", api, xn, (int)x->dtype,
+                   rk_float_names(mask));
+    if (ck < 0 || !rk_pair_mask_takes(mask, -1, ck))
+        RK_PR_FAIL(RK_PR_RULE_CS_DTYPE, "%s: cos dtype = %d: must be %s", api, (int)cs->dtype,
+                   rk_float_names(mask));
     if (sn->dtype != cs->dtype)
         RK_PR_FAIL(RK_PR_RULE_CS_DTYPE, "%s: sin dtype = %s: must equal cos dtype %s", api,
-                   ropekit_dtype_name(sn->dtype), ropekit_dtype_name(cs->dtype));
-    int xk = rk_kdtype_of(x->dtype), ck = rk_kdtype_of(cs->dtype);
-    if (!((c->pol->pair_mask >> (xk * 3 + ck)) & 1u))
-        RK_PR_FAIL(RK_PR_RULE_DTYPE_PAIR, "%s: (%s, cos) dtypes = (%s, %s): allowed pairs are %s",
+                   rk_policy_dtype_name(mask, sn->dtype), ropekit_dtype_name(cs->dtype));
+    if (!(mask & RK_PR_PAIR(xk, ck)))
+        RK_PR_FAIL(RK_PR_RULE_DTYPE_PAIR, "%s: (%s, cos) dtypes = (%s, %s): %sallowed pairs are %s",
                    api, xn, ropekit_dtype_name(x->dtype), ropekit_dtype_name(cs->dtype),
-                   rk_pair_list(c->pol->pair_mask, buf, sizeof buf));
+                   xk == RK_KDT_F64 || ck == RK_KDT_F64 ? "float64 goes with float64 only; " : "",
+                   rk_pair_list(mask, buf, sizeof buf));
     return ROPEKIT_OK;
 }
 

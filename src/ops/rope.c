@@ -268,9 +268,12 @@ static void rk_copy_coeffs(char *dst, const char *src, int64_t n, int64_t cs, in
     } else if (cs == 4) {
         for (int64_t i = 0; i < n; i++)
             memcpy(dst + 4 * i, src + i * col, 4);
-    } else {
+    } else if (cs == 2) {
         for (int64_t i = 0; i < n; i++)
             memcpy(dst + 2 * i, src + i * col, 2);
+    } else {
+        for (int64_t i = 0; i < n; i++)
+            memcpy(dst + cs * i, src + i * col, (size_t)cs);
     }
 }
 

@@ -158,22 +158,36 @@ static ropekit_status rk_step_pos_dtype(struct rk_rope_ctx *c, enum rk_rope_rule
     return ROPEKIT_OK;
 }
 
+/* A float dtype the face takes: float64 on the native face only. */
+static bool rk_rope_float_ok(const struct rk_rope_policy *pol, ropekit_dtype dtype) {
+    return rk_kdtype_of(dtype) >= 0 && (dtype != ROPEKIT_F64 || !pol->aclnn);
+}
+
+static const char *rk_rope_float_names(const struct rk_rope_policy *pol) {
+    return pol->aclnn ? "float32, float16 or bfloat16" : "float32, float16, bfloat16 or float64";
+}
+
 static ropekit_status rk_step_dtype(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
     const char *api = c->pol->api;
     const ropekit_tensor *x = c->x;
     RK_COUNT(DTYPE);
-    if (rk_kdtype_of(x->dtype) < 0)
-        RK_ROPE_FAIL(RK_ROPE_RULE_DTYPE, "%s: %s dtype = %d: must be float32, float16 or bfloat16",
-                     api, c->x_name, (int)x->dtype);
+    if (!rk_rope_float_ok(c->pol, x->dtype))
+        RK_ROPE_FAIL(RK_ROPE_RULE_DTYPE, "%s: %s dtype = %d: must be %s", api, c->x_name,
+                     (int)x->dtype, rk_rope_float_names(c->pol));
     for (int i = 1; i < 6; i++) {
         const ropekit_tensor *t = c->t[i];
         if (!t || t == x)
             continue;
         bool cache_free = i == RK_ROPE_CACHE && !c->pol->aclnn; /* native: any float cache */
-        if (cache_free ? rk_kdtype_of(t->dtype) < 0 : t->dtype != x->dtype)
-            RK_ROPE_FAIL(RK_ROPE_RULE_DTYPE, "%s: %s dtype = %d: must %s", api, rk_names[i],
-                         (int)t->dtype,
-                         cache_free ? "be float32, float16 or bfloat16" : "equal queryIn's dtype");
+        if (cache_free ? !rk_rope_float_ok(c->pol, t->dtype) : t->dtype != x->dtype)
+            RK_ROPE_FAIL(RK_ROPE_RULE_DTYPE, "%s: %s dtype = %d: must %s%s", api, rk_names[i],
+                         (int)t->dtype, cache_free ? "be " : "equal queryIn's dtype",
+                         cache_free ? rk_rope_float_names(c->pol) : "");
+        if (cache_free && (t->dtype == ROPEKIT_F64) != (x->dtype == ROPEKIT_F64))
+            RK_ROPE_FAIL(RK_ROPE_RULE_DTYPE,
+                         "%s: %s dtype = %s: float64 goes with float64 only (%s dtype = %s)", api,
+                         rk_names[i], ropekit_dtype_name(t->dtype), c->x_name,
+                         ropekit_dtype_name(x->dtype));
     }
     return ROPEKIT_OK;
 }

@@ -113,7 +113,9 @@ static ropekit_status rk_check_frequencies(const char *api, const double *inv, i
 }
 
 static void rk_store_f64(void *base, int64_t index, double v, ropekit_dtype dtype) {
-    if (dtype == ROPEKIT_F32) {
+    if (dtype == ROPEKIT_F64) {
+        memcpy((char *)base + index * 8, &v, 8);
+    } else if (dtype == ROPEKIT_F32) {
         float f = (float)v;
         memcpy((char *)base + index * 4, &f, 4);
     } else {
@@ -124,6 +126,8 @@ static void rk_store_f64(void *base, int64_t index, double v, ropekit_dtype dtyp
 
 /* Whether v, stored in dtype, is finite. */
 static bool rk_stores_finite(double v, ropekit_dtype dtype) {
+    if (dtype == ROPEKIT_F64)
+        return isfinite(v);
     uint32_t bits = 0;
     rk_store_f64(&bits, 0, v, dtype);
     if (dtype == ROPEKIT_F32)
@@ -137,7 +141,7 @@ static ropekit_status rk_check_table(const char *api, ropekit_dtype dtype, int64
                                      int64_t len, double base) {
     if (rk_kdtype_of(dtype) < 0)
         return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
-                            "%s: dtype = %d: must be float32, float16 or bfloat16", api,
+                            "%s: dtype = %d: must be float32, float16, bfloat16 or float64", api,
                             (int)dtype);
     if (rows < 0)
         return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: positions = %lld: must be >= 0", api,
@@ -147,7 +151,9 @@ static ropekit_status rk_check_table(const char *api, ropekit_dtype dtype, int64
                             api, (long long)len);
     if (!(base > 1) || !isfinite(base))
         return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: base = %g: must be > 1", api, base);
-    if (len > (INT64_MAX / 4) / (rows > 0 ? rows : 1))
+    /* in bytes of fp32 for the narrower types too, float64's own size for float64 */
+    const int64_t item = dtype == ROPEKIT_F64 ? 8 : 4;
+    if (len > (INT64_MAX / item) / (rows > 0 ? rows : 1))
         return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: table size overflows", api);
     return ROPEKIT_OK;
 }

@@ -6,6 +6,7 @@ import pytest
 
 import checks
 import emulate
+import golden
 import ropekit
 import ropekit.aclnn as aclnn
 from cases import aclnn_case, rng_for
@@ -478,3 +479,58 @@ def test_aclnn_noop_and_check_order():
     cos, sin = checks.cs_arrays(rng, (1, 2, 2, 20), F32)
     assert grad(x, cos, sin, 1, [0, 0]).workspace == 561002
     assert fwd(x, cos, sin, 1, [0, 0]).ok
+
+
+# ---- float64 (native face only) -------------------------------------------------------
+
+_F64_SPECIALS = np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 5e-324, -2.0 ** -1022, 1e300])
+
+
+def _f64_values(rng, shape, role):
+    """float64 values (normal(0, 2) for x, uniform(-1, 1) for cos/sin), 2% special."""
+    f = rng.standard_normal(shape) * 2.0 if role == "x" else rng.uniform(-1.0, 1.0, shape)
+    return np.where(rng.random(shape) < 0.02,
+                    _F64_SPECIALS[rng.integers(0, len(_F64_SPECIALS), shape)], f)
+
+
+def _same_f64(got, ref):
+    """Bit for bit, except that a NaN need only be a NaN."""
+    return (got.view(np.uint64) == ref.view(np.uint64)) | (np.isnan(got) & np.isnan(ref))
+
+
+@pytest.mark.parametrize("backward", DIRECTIONS)
+@pytest.mark.parametrize("mode", MODES)
+def test_native_float64_is_golden(mode, backward):
+    """float64 is computed in double, one rounding per product and per sum, as golden.py
+    computes: the results are golden's bit for bit. x is every other column of its buffer,
+    cos/sin zero-stride views broadcast over the batch."""
+    rng = rng_for("f64", mode, backward)
+    base = _f64_values(rng, (3, 4, 2, 74), "x")
+    before = base.copy()
+    x = base[..., ::2]
+    cos, sin = (np.broadcast_to(_f64_values(rng, (4, 1, 16), "cs"), (3, 4, 2, 16))
+                for _ in range(2))
+    ropekit.partial_rotary(x, cos, sin, mode, 7, 23, backward)
+    ref, _ = golden.rotate(before[..., ::2], cos, sin, mode, 7, 23, backward)
+    bad = ~_same_f64(x, ref)
+    assert not bad.any(), f"{int(bad.sum())} float64 results differ from golden, e.g. at " \
+                          f"{checks._where(bad)}"
+    assert np.array_equal(base[..., 1::2].view(np.uint64), before[..., 1::2].view(np.uint64))
+
+
+def test_float64_pairs_only_with_float64_and_not_on_aclnn():
+    rng = rng_for("f64-reject")
+    x64 = _f64_values(rng, (1, 2, 2, 8), "x")
+    c64, s64 = _f64_values(rng, (1, 2, 2, 8), "cs"), _f64_values(rng, (1, 2, 2, 8), "cs")
+    c32, s32 = c64.astype(np.float32), s64.astype(np.float32)
+    before = x64.copy()
+    for x, c, s in ((x64, c32, s32), (x64.astype(np.float32), c64, s64)):
+        with pytest.raises(ropekit.RopekitError, match="float64 goes with float64 only"):
+            ropekit.partial_rotary(x, c, s, 1, 0, 8)
+    # CANN has no float64: the aclnn faces refuse it as a dtype error, x untouched
+    for run in (aclnn.inplace_partial_rotary_mul, aclnn.inplace_partial_rotary_mul_grad):
+        for c, s in ((c64, s64), (c32, s32)):
+            res = run(x64, c, s, 1, [0, 8])
+            assert res.workspace == 161002, res
+            assert "dtype = 11: must be float32, float16 or bfloat16" in res.message, res
+            assert np.array_equal(x64.view(np.uint64), before.view(np.uint64))

@@ -55,8 +55,16 @@ def test_int_modes_and_dtype_names():
         ropekit.partial_rotary(x, cos, sin)  # uint16 without x_dtype="bf16"
     with pytest.raises(ValueError):
         ropekit.partial_rotary(x, cos, sin, "neox", x_dtype="bf16")
-    with pytest.raises(TypeError):
-        ropekit.partial_rotary(x.astype(np.float64), cos, sin)
+    with pytest.raises(TypeError):  # float64 bits under a float32 name
+        ropekit.partial_rotary(x.view(np.float16).astype(np.float64), cos, sin, x_dtype="f32")
+    with pytest.raises(ropekit.RopekitError, match="float64 goes with float64 only"):
+        ropekit.partial_rotary(x.view(np.float16).astype(np.float64), cos, sin)
+    a = x.view(np.float16).astype(np.float64)
+    b = a.copy()
+    ropekit.partial_rotary(a, cos.astype(np.float64), sin.astype(np.float64), "half")
+    ropekit.partial_rotary(b, cos.astype(np.float64), sin.astype(np.float64), 0, x_dtype="f64",
+                           cs_dtype=np.float64)
+    assert a.tobytes() == b.tobytes()
 
 
 ERRORS = [

@@ -10,6 +10,7 @@ import emulate
 import emulate_rope
 import golden_rope
 import ropekit
+import ropekit.aclnn
 import rope_cases
 from cases import rng_for
 from emulate import BF16, F16, F32
@@ -665,3 +666,64 @@ def test_native_cross_aliasing_rejected():
     qo, ko = np.empty_like(a), np.empty_like(a)
     ropekit.rope(pos, a, a, cache, head_size=16, query_out=qo, key_out=ko)
     assert qo.tobytes() == ko.tobytes()
+
+
+# ---- float64 (native face only) -------------------------------------------------------
+
+def _same_f64(got, ref):
+    """Bit for bit, except that a NaN need only be a NaN."""
+    return (got.view(np.uint64) == ref.view(np.uint64)) | (np.isnan(got) & np.isnan(ref))
+
+
+@pytest.mark.parametrize("sections,cache_mode", [(None, 0), ((4, 6, 6), 0), ((4, 6, 6), 1)],
+                         ids=("rope", "mrope", "mrope-interleaved"))
+@pytest.mark.parametrize("neox", STYLES, ids=("neox", "gptj"))
+def test_native_float64_is_golden(neox, sections, cache_mode):
+    """float64 query/key and cache are computed in double, one rounding per product and
+    per sum, as golden_rope.py computes: the results are its bit for bit. query [T, 3, 40]
+    and key [T, 40] are views of one fused buffer (rotary_dim 32 < head_size); in place
+    and out of place."""
+    rng = rng_for("f64", neox, sections, cache_mode)
+    T, hs, R, M = 9, 40, 32, 60
+    specials = np.array([np.nan, np.inf, -np.inf, -0.0, 5e-324, 1e300])
+    qkv = rng.standard_normal((T, 5 * hs)) * 2.0
+    qkv = np.where(rng.random(qkv.shape) < 0.02, specials[rng.integers(0, 6, qkv.shape)], qkv)
+    cache = rng.uniform(-1.0, 1.0, (M, R))
+    rows = 1 if sections is None else len(sections)
+    positions = rng.integers(0, M, (rows, T)) if sections else rng.integers(0, M, T)
+    before = qkv.copy()
+    for inplace in (True, False):
+        work = before.copy()
+        q, k = work[:, :3 * hs].reshape(T, 3, hs), work[:, 3 * hs:4 * hs]
+        outs = (None, None) if inplace else (np.full_like(q, -7.0), np.full_like(k, -7.0))
+        qo, ko = ropekit.rope(positions, q, k, cache, head_size=hs,
+                              style="neox" if neox else "gptj", sections=sections,
+                              cache_mode=cache_mode, query_out=outs[0], key_out=outs[1])
+        for got, x in ((qo, before[:, :3 * hs]), (ko, before[:, 3 * hs:4 * hs])):
+            ref, _ = golden_rope.rope(positions, x, cache, hs, neox, sections, cache_mode)
+            got = np.ascontiguousarray(got).reshape(ref.shape)
+            bad = ~_same_f64(got, ref)
+            assert not bad.any(), f"{int(bad.sum())} float64 results differ from golden"
+        # the v part of the buffer, and every input out of place, stay as they were
+        untouched = work[:, 4 * hs:] if inplace else work
+        original = before[:, 4 * hs:] if inplace else before
+        assert np.array_equal(untouched.view(np.uint64), original.view(np.uint64))
+
+
+def test_float64_pairs_only_with_float64_and_not_on_aclnn():
+    rng = rng_for("f64-reject")
+    positions = np.arange(4)
+    q64 = rng.standard_normal((4, 32))
+    cache64 = rng.uniform(-1.0, 1.0, (8, 32))
+    for q, cache in ((q64, cache64.astype(np.float32)), (q64.astype(np.float32), cache64)):
+        with pytest.raises(ropekit.RopekitError, match="float64 goes with float64 only"):
+            ropekit.rope(positions, q.copy(), None, cache, head_size=32)
+    # CANN has no float64: both aclnn versions refuse it as a dtype error, nothing written
+    before = q64.copy()
+    for version in (1, 2):
+        args = (positions, q64, q64.copy(), cache64, None, 32, True)
+        res = (ropekit.aclnn.rope_with_sin_cos_cache(*args) if version == 1 else
+               ropekit.aclnn.rope_with_sin_cos_cache_v2(*args[:7], 0))
+        assert res.workspace == 161002, res
+        assert "queryIn dtype = 11: must be float32, float16 or bfloat16" in res.message, res
+        assert np.array_equal(q64.view(np.uint64), before.view(np.uint64))

@@ -1,5 +1,6 @@
 /* Fuzz target: the native operators of ropekit/ropekit.h. ropekit_tensor_make;
- * ropekit_partial_rotary (all four modes, both directions, every dtype pair, ranks 0-9,
+ * ropekit_partial_rotary (all four modes, both directions, every dtype pair, float64 with
+ * float64 (and mixed float64 pairs, refused), ranks 0-9,
  * right-aligned broadcast of cos/sin, any strides: negative, zero, overlapping, huge)
  * and ropekit_rope (NeoX/GPT-J, rotary_dim < head_size, query-only/key-only, 2-D/3-D,
  * mrope with any sections and both cache modes, positions in and out of range, in place
@@ -62,10 +63,22 @@ static int64_t read_dim(fz_input *in, int64_t lo, int64_t hi) {
 }
 
 static ropekit_dtype read_float_dtype(fz_input *in, bool *ok) {
-    if (fz_u8(in) < 250)
+    uint8_t b = fz_u8(in);
+    if (b < 250)
         return (ropekit_dtype)kFloats[fz_range(in, 0, 2)];
+    if (b < 252)
+        return ROPEKIT_F64;
     *ok = false;
     return (ropekit_dtype)fz_pick(in, kOddDtypes, sizeof kOddDtypes / sizeof kOddDtypes[0]);
+}
+
+/* The coefficients' dtype of data of dtype `data`: float64 goes with float64 only, so
+ * after float64 data mostly float64 again (other data reads as read_float_dtype). */
+static ropekit_dtype read_coeff_dtype(fz_input *in, ropekit_dtype data, bool *ok) {
+    ropekit_dtype d =
+        data == ROPEKIT_F64 && fz_u8(in) < 224 ? ROPEKIT_F64 : read_float_dtype(in, ok);
+    *ok = *ok && (d == ROPEKIT_F64) == (data == ROPEKIT_F64);
+    return d;
 }
 
 /* 1-4 mostly, then 5-8; sometimes 0, 9 or negative (which no operator accepts). */
@@ -492,7 +505,7 @@ static ropekit_status pr_plan(const pr_call *c, ropekit_plan **plan) {
 static void pr_decode(fz_input *in, pr_call *c) {
     bool ok = true;
     memset(c, 0, sizeof *c);
-    ropekit_dtype xdt = read_float_dtype(in, &ok), cdt = read_float_dtype(in, &ok), sdt = cdt;
+    ropekit_dtype xdt = read_float_dtype(in, &ok), cdt = read_coeff_dtype(in, xdt, &ok), sdt = cdt;
     if (fz_u8(in) >= 252) {
         sdt = read_float_dtype(in, &ok);
         ok = ok && sdt == cdt;
@@ -579,7 +592,8 @@ static void pr_verify(const fz_arena *a, fz_blocks *b, const pr_call *c) {
         FZ_CHECK(fz_changed(a) < 0, "no-op partial rotary changed buffer %d", fz_changed(a));
         return;
     }
-    FZ_CHECK(tk_dtype_is_float(x->dtype) && tk_dtype_is_float(cs->dtype) && sn->dtype == cs->dtype,
+    FZ_CHECK(tk_dtype_is_float(x->dtype) && tk_dtype_is_float(cs->dtype) &&
+                 sn->dtype == cs->dtype && (x->dtype == ROPEKIT_F64) == (cs->dtype == ROPEKIT_F64),
              "accepted dtypes x %d cos %d sin %d", (int)x->dtype, (int)cs->dtype, (int)sn->dtype);
     FZ_CHECK(c->mode >= 0 && c->mode <= 3 && (c->direction == 0 || c->direction == 1),
              "accepted mode %lld direction %lld", (long long)c->mode, (long long)c->direction);
@@ -999,7 +1013,7 @@ static bool rope_place_fused(fz_arena *a, fz_view *q, fz_view *k, int64_t kshift
 static void rope_decode(fz_input *in, rope_call *c) {
     bool ok = true;
     memset(c, 0, sizeof *c);
-    ropekit_dtype xdt = read_float_dtype(in, &ok), cdt = read_float_dtype(in, &ok);
+    ropekit_dtype xdt = read_float_dtype(in, &ok), cdt = read_coeff_dtype(in, xdt, &ok);
     ropekit_dtype pdt = ROPEKIT_I64, kdt = xdt, qodt = xdt, kodt = xdt;
     if (fz_u8(in) >= 250) {
         pdt = (ropekit_dtype)fz_pick(in, (const int64_t[]){ROPEKIT_F32, ROPEKIT_I64, 3}, 3);
@@ -1272,7 +1286,8 @@ static void rope_verify(const fz_arena *a, fz_blocks *b, const rope_call *c) {
         FZ_CHECK(fz_changed(a) < 0, "no-op rope changed buffer %d", fz_changed(a));
         return;
     }
-    FZ_CHECK(pos->dtype == ROPEKIT_I64 && tk_dtype_is_float(cache->dtype) && cache->ndim == 2,
+    FZ_CHECK(pos->dtype == ROPEKIT_I64 && tk_dtype_is_float(cache->dtype) &&
+                 (cache->dtype == ROPEKIT_F64) == (x->dtype == ROPEKIT_F64) && cache->ndim == 2,
              "accepted rope positions dtype %d cache dtype %d rank %d", (int)pos->dtype,
              (int)cache->dtype, (int)cache->ndim);
     const int64_t rot = cache->shape[1], h = rot / 2, max_pos = cache->shape[0];

@@ -721,7 +721,7 @@ static bool mul_ok(int64_t a, int64_t b, int64_t *r) {
 /* The item sizes aclCreateTensor's checks use for an ACL dtype: ropekit's layout check
  * counts 1 for the types ropekit does not know (tk_acl_layout_item), its span 0. */
 static int64_t span_item(aclDataType dt) {
-    return tk_acl_is_float(dt) || dt == ACL_INT64 ? tk_acl_layout_item(dt) : 0;
+    return tk_acl_is_float(dt) || dt == ACL_INT64 || dt == ACL_DOUBLE ? tk_acl_layout_item(dt) : 0;
 }
 
 /* What aclCreateTensor must decide, computed independently: every count within 8, a known

@@ -99,6 +99,13 @@ static void test_scalar_is_complete(void **state) {
         for (int x = 0; x < 3; x++)
             for (int c = 0; c < 3; c++)
                 assert_non_null(rk_rope_table_scalar[s][x][c]);
+    /* float64 pairs with float64 only, and only the scalar set has it (every ISA cap
+     * falls back to it; tests/ops/test_f64.c checks the results) */
+    for (int s = 0; s < 2; s++)
+        for (int k = 0; k < RK_KDT_COUNT; k++) {
+            assert_true((rk_rope_table_scalar[s][RK_KDT_F64][k] != NULL) == (k == RK_KDT_F64));
+            assert_true((rk_rope_table_scalar[s][k][RK_KDT_F64] != NULL) == (k == RK_KDT_F64));
+        }
 }
 
 /* Every SIMD kernel set this CPU supports (each AVX-512 variant, AVX2), whatever the

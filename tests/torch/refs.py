@@ -5,8 +5,10 @@ the two products every rotated element sums, for tolerances."""
 import torch
 
 # |out - ref| <= RTOL[dtype] * mag + ATOL[dtype] for every rotated element (SPEC §6).
-RTOL = {torch.float32: 2e-6, torch.float16: 1e-3, torch.bfloat16: 8e-3}
-ATOL = {torch.float32: 1e-30, torch.float16: 6e-8, torch.bfloat16: 1e-30}
+# float64 is computed in double: one rounding per product and sum, here and in ropekit.
+RTOL = {torch.float32: 2e-6, torch.float16: 1e-3, torch.bfloat16: 8e-3, torch.float64: 2.0 ** -50}
+ATOL = {torch.float32: 1e-30, torch.float16: 6e-8, torch.bfloat16: 1e-30, torch.float64: 1e-300}
+_BITS = {2: torch.int16, 4: torch.int32, 8: torch.int64}
 
 
 def rotate_half(x, sign=-1.0):
@@ -131,10 +133,9 @@ def assert_close(got, want, mag, dtype, passthrough=None):
     bad = err > bound
     if passthrough is not None:
         mask, original = passthrough
-        assert torch.equal(got[mask].view(torch.int16 if got.element_size() == 2 else
-                                          torch.int32),
-                           original[mask].view(torch.int16 if got.element_size() == 2 else
-                                               torch.int32)), "pass-through not bit-exact"
+        bits = _BITS[got.element_size()]
+        assert torch.equal(got[mask].view(bits), original[mask].view(bits)), \
+            "pass-through not bit-exact"
         bad &= ~mask
     if bad.any():
         i = bad.nonzero()[0].tolist()

@@ -16,10 +16,13 @@ def _pr():
 
 PR_CASES = [
     # (name, mutate(x, c, s) -> args, kwargs, exception, message pieces)
-    ("float64 x", lambda x, c, s: ((x.double(), c, s), {}), TypeError,
-     ["{x} dtype = torch.float64", "must be torch.float32"]),
+    ("float64 x, float32 cos", lambda x, c, s: ((x.double(), c, s), {}), TypeError,
+     ["r1 dtype = torch.float32", "float64 goes with float64 only ({x} dtype = torch.float64)"]),
+    ("float64 cos, float32 x", lambda x, c, s: ((x, c.double(), s.double()), {}), TypeError,
+     ["r1 dtype = torch.float64", "float64 goes with float64 only ({x} dtype = torch.float32)"]),
     ("integer x", lambda x, c, s: ((x.to(torch.int32), c, s), {}), TypeError,
-     ["{x} dtype = torch.int32"]),
+     ["{x} dtype = torch.int32", "must be torch.float32, torch.float16, torch.bfloat16 or "
+      "torch.float64"]),
     ("r2 dtype", lambda x, c, s: ((x, c, s.half()), {}), TypeError,
      ["r2 dtype = torch.float16", "must equal r1's"]),
     ("mode", lambda x, c, s: ((x, c, s), {"rotary_mode": "sideways"}), ValueError,
@@ -72,8 +75,13 @@ def _rope():
 ROPE_CASES = [
     ("positions float", lambda p, q, k, c: (p.float(), q, k, c, 32, True, {}), TypeError,
      ["positions dtype = torch.float32", "torch.int64 or torch.int32"]),
-    ("float64 query", lambda p, q, k, c: (p, q.double(), k, c, 32, True, {}), TypeError,
-     ["query dtype = torch.float64"]),
+    ("float64 query, float32 cache", lambda p, q, k, c: (p, q.double(), k.double(), c, 32, True,
+                                                         {}), TypeError,
+     ["cos_sin_cache dtype = torch.float32", "(query dtype = torch.float64)"]),
+    ("float64 cache, float32 query", lambda p, q, k, c: (p, q, k, c.double(), 32, True, {}),
+     TypeError, ["cos_sin_cache dtype = torch.float64", "float64 goes with float64 only"]),
+    ("float64 key", lambda p, q, k, c: (p, q, k.double(), c, 32, True, {}), TypeError,
+     ["key dtype = torch.float64", "must equal query's"]),
     ("key dtype", lambda p, q, k, c: (p, q, k.half(), c, 32, True, {}), TypeError,
      ["key dtype = torch.float16", "must equal query's"]),
     ("head size", lambda p, q, k, c: (p, q, k, c, 0, True, {}), ValueError,

@@ -96,7 +96,10 @@ def test_rope_from_config_as_torch(dtype, name):
     assert found.attention_scaling == plain.attention_scaling == pytest.approx(
         0.1 * math.log(4.0) + 1)
     with pytest.raises(TypeError, match="rope_from_config"):
-        rt.rope_from_config(config, dtype=torch.float64)
+        rt.rope_from_config(config, dtype=torch.int32)
+    wide = rt.rope_from_config(config, dtype=torch.float64)
+    assert wide.cache.dtype == torch.float64
+    assert torch.allclose(wide.cache.float(), found.cache.float(), rtol=0, atol=1e-2)
 
 
 def test_scaling_from_config_is_the_tables_mapping():

@@ -6,7 +6,7 @@ import torch
 
 from .._types import MODES
 
-FLOATS = (torch.float32, torch.float16, torch.bfloat16)
+FLOATS = (torch.float32, torch.float16, torch.bfloat16, torch.float64)
 MAX_RANK = 8
 # Devices a kernel may see: real CPU tensors, and meta/fake tensors while tracing.
 _DEVICES = ("cpu", "meta")
@@ -28,7 +28,14 @@ def float_tensor(op, name, t):
     tensor(op, name, t)
     if t.dtype not in FLOATS:
         _fail(TypeError, op, f"{name} dtype = {t.dtype}",
-              "must be torch.float32, torch.float16 or torch.bfloat16")
+              "must be torch.float32, torch.float16, torch.bfloat16 or torch.float64")
+
+
+def _float64_pairing(op, name, t, data_name, data):
+    """float64 is computed in double, so it pairs only with float64 (the library's rule)."""
+    if (t.dtype == torch.float64) != (data.dtype == torch.float64):
+        _fail(TypeError, op, f"{name} dtype = {t.dtype}",
+              f"float64 goes with float64 only ({data_name} dtype = {data.dtype})")
 
 
 def _int_list(op, name, value, length=None):
@@ -45,13 +52,15 @@ def _int_list(op, name, value, length=None):
 
 def partial_rotary(op, x, r1, r2, rotary_mode, partial_slice, x_name="x"):
     """Checks InplacePartialRotaryMul's arguments (the native face's domain: every mode,
-    rank 1-8, x and cos/sin of any float types, cos/sin broadcast right-aligned).
+    rank 1-8, x and cos/sin of any float types (float64 only with float64), cos/sin
+    broadcast right-aligned).
     Returns (mode id, start, end, no-op)."""
     float_tensor(op, x_name, x)
     float_tensor(op, "r1", r1)
     float_tensor(op, "r2", r2)
     if r2.dtype != r1.dtype:
         _fail(TypeError, op, f"r2 dtype = {r2.dtype}", f"must equal r1's ({r1.dtype})")
+    _float64_pairing(op, "r1", r1, x_name, x)
     if not isinstance(rotary_mode, str) or rotary_mode not in MODES:
         _fail(ValueError, op, f"rotary_mode = {rotary_mode!r}",
               "must be 'half', 'interleave', 'quarter' or 'interleave-half'")
@@ -123,9 +132,9 @@ def rope(op, positions, query, key, cache, head_size, is_neox, mrope_section, ca
          q_name="query", k_name="key", offsets=None):
     """Checks RopeWithSinCosCache's arguments (the native face's domain: token dims [T] or
     [B, S] from positions' rank, query/key of those dims followed by [H*hs] or [H, hs] of
-    one float type, any float cache type, rotary dim any even number up to head_size, any
-    mrope sections summing to rotary_dim / 2, offsets shaped like the token dims).
-    Returns (sections or None)."""
+    one float type, any float cache type (float64 only with float64 query/key), rotary
+    dim any even number up to head_size, any mrope sections summing to rotary_dim / 2,
+    offsets shaped like the token dims). Returns (sections or None)."""
     tensor(op, "positions", positions)
     if positions.dtype not in (torch.int64, torch.int32):
         _fail(TypeError, op, f"positions dtype = {positions.dtype}",
@@ -142,6 +151,7 @@ def rope(op, positions, query, key, cache, head_size, is_neox, mrope_section, ca
         if offsets.dtype not in (torch.int64, torch.int32):
             _fail(TypeError, op, f"offsets dtype = {offsets.dtype}",
                   "must be torch.int64 or torch.int32")
+    _float64_pairing(op, "cos_sin_cache", cache, q_name, query)
     if isinstance(head_size, bool) or not isinstance(head_size, int) or head_size < 1:
         _fail(ValueError, op, f"head_size = {head_size!r}", "must be a positive int")
     if not isinstance(is_neox, bool):

@@ -45,6 +45,9 @@ bool dtype_of(at::ScalarType s, ropekit_dtype *out) {
     case at::kBFloat16:
         *out = ROPEKIT_BF16;
         return true;
+    case at::kDouble:
+        *out = ROPEKIT_F64;
+        return true;
     case at::kLong:
         *out = ROPEKIT_I64;
         return true;

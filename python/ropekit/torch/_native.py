@@ -19,7 +19,8 @@ _rope = bind("ropekit_rope", ctypes.c_int,
 _set_num_threads = bind("ropekit_set_num_threads", ctypes.c_int, [ctypes.c_int])
 
 # ropekit_dtype of each torch dtype the library takes.
-DTYPES = {torch.float32: 0, torch.float16: 1, torch.bfloat16: 27, torch.int64: 9}
+DTYPES = {torch.float32: 0, torch.float16: 1, torch.bfloat16: 27, torch.float64: 11,
+          torch.int64: 9}
 # ropekit_status -> the exception torch users expect for it.
 _ERRORS = {1: ValueError, 2: ValueError, 3: NotImplementedError, 4: IndexError,
            5: MemoryError}

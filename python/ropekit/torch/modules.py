@@ -7,7 +7,8 @@ from .. import tables
 from ._checks import _fail
 from ._ops import ops
 
-_TORCH_TO_NAME = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16"}
+_TORCH_TO_NAME = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16",
+                  torch.float64: "f64"}
 
 
 def scaling_from_config(rope_scaling, max_position):
@@ -30,7 +31,7 @@ def _to_torch(cache, dtype):
 def _dtype_name(dtype, op):
     if dtype not in _TORCH_TO_NAME:
         _fail(TypeError, op, f"dtype = {dtype}",
-              "must be torch.float32, torch.float16 or torch.bfloat16")
+              "must be torch.float32, torch.float16, torch.bfloat16 or torch.float64")
     return _TORCH_TO_NAME[dtype]
 
 

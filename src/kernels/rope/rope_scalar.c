@@ -5,6 +5,27 @@
 #include "kernels/rope_kernel.h"
 #include "kernels/simd/elem.h"
 
+/* One pair of a head: members at element positions p and r of `in`, written to the same
+ * positions of `out`; c and s are the pair's coefficients. float64 is computed in double,
+ * every other dtype in fp32. */
+RK_INLINE void rk_rope_pair(const struct rk_rope_rows *a, const char *in, char *out, int64_t p,
+                            int64_t r, const char *c, const char *s, enum rk_kdtype xdt,
+                            enum rk_kdtype cdt) {
+    if (xdt == RK_KDT_F64) { /* validation pairs float64 data with a float64 cache */
+        double va = rk_load_f64(in + p * a->in_col), vb = rk_load_f64(in + r * a->in_col);
+        double cd = rk_load_f64(c), sd = rk_load_f64(s), oa, ob;
+        rk_pair_forward_f64(va, vb, cd, sd, cd, sd, &oa, &ob);
+        rk_store_f64(out + p * a->out_col, oa);
+        rk_store_f64(out + r * a->out_col, ob);
+        return;
+    }
+    float va = rk_load_elem(in + p * a->in_col, xdt), vb = rk_load_elem(in + r * a->in_col, xdt);
+    float cf = rk_load_elem(c, cdt), sf = rk_load_elem(s, cdt), oa, ob;
+    rk_pair_forward(va, vb, cf, sf, cf, sf, &oa, &ob);
+    rk_store_elem(out + p * a->out_col, oa, xdt);
+    rk_store_elem(out + r * a->out_col, ob, xdt);
+}
+
 RK_INLINE void rk_rope_rows_scalar(const struct rk_rope_rows *a, int gptj, enum rk_kdtype xdt,
                                    enum rk_kdtype cdt) {
     const int64_t h = a->half;
@@ -14,14 +35,8 @@ RK_INLINE void rk_rope_rows_scalar(const struct rk_rope_rows *a, int gptj, enum 
         char *out = a->out + head * a->out_head;
         for (int64_t j = 0; j < h; j++) {
             int64_t p = gptj ? 2 * j : j, r = gptj ? 2 * j + 1 : j + h;
-            float va = rk_load_elem(in + p * a->in_col, xdt);
-            float vb = rk_load_elem(in + r * a->in_col, xdt);
-            float c = rk_load_elem(a->cos + j * a->cs_col, cdt);
-            float s = rk_load_elem(a->sin + j * a->cs_col, cdt);
-            float oa, ob;
-            rk_pair_forward(va, vb, c, s, c, s, &oa, &ob);
-            rk_store_elem(out + p * a->out_col, oa, xdt);
-            rk_store_elem(out + r * a->out_col, ob, xdt);
+            rk_rope_pair(a, in, out, p, r, a->cos + j * a->cs_col, a->sin + j * a->cs_col, xdt,
+                         cdt);
         }
         if (out != in)
             for (int64_t e = 2 * h; e < a->head_size; e++)
@@ -33,5 +48,6 @@ RK_INLINE void rk_rope_rows_scalar(const struct rk_rope_rows *a, int gptj, enum 
     RK_KERNEL void rk_rope_##st##_##xd##cd##__scalar(const struct rk_rope_rows *a) {               \
         rk_rope_rows_scalar(a, RK_STYLE_INDEX_##st == RK_ROPE_GPTJ, RK_DT_##xd, RK_DT_##cd);       \
     }
-#define RK_DEFINE_ROPE_STYLE(st, id) RK_DTYPE_PAIRS(RK_DEFINE_ROPE_SCALAR, st)
+#define RK_DEFINE_ROPE_STYLE(st, id)                                                               \
+    RK_DTYPE_PAIRS(RK_DEFINE_ROPE_SCALAR, st) RK_DTYPE_PAIRS_F64(RK_DEFINE_ROPE_SCALAR, st)
 RK_ROPE_STYLES(RK_DEFINE_ROPE_STYLE)

@@ -24,11 +24,12 @@
 #define RK_KERNEL
 #endif
 
-/* The dtype of a kernel name's token (f32, f16, bf16) and its size in bytes. */
+/* The dtype of a kernel name's token (f32, f16, bf16, f64) and its size in bytes. */
 #define RK_DT_f32 RK_KDT_F32
 #define RK_DT_f16 RK_KDT_F16
 #define RK_DT_bf16 RK_KDT_BF16
-#define RK_SIZE(dt) ((dt) == RK_KDT_F32 ? 4 : 2)
+#define RK_DT_f64 RK_KDT_F64
+#define RK_SIZE(dt) ((dt) == RK_KDT_F64 ? 8 : (dt) == RK_KDT_F32 ? 4 : 2)
 
 static inline float rk_load_elem(const char *p, enum rk_kdtype dt) {
     uint16_t h;
@@ -70,22 +71,44 @@ static inline void rk_store_elem(char *p, float v, enum rk_kdtype dt) {
     }
 }
 
-/* Forward: [oa; ob] = [[cp, -sp], [sr, cr]] [a; b]. */
-static inline void rk_pair_forward(float a, float b, float cp, float sp, float cr, float sr,
-                                   float *oa, float *ob) {
-    float ac = a * cp, bs = b * sp;
-    float bc = b * cr, as = a * sr;
-    *oa = ac - bs;
-    *ob = bc + as;
+/* float64 elements (scalar kernels only): loaded and stored as they are; a computed NaN
+ * is made canonical for the same reason as above. */
+#define RK_CANONICAL_NAN_BITS_F64 0x7ff8000000000000ull
+
+static inline double rk_load_f64(const char *p) {
+    double d;
+    memcpy(&d, p, 8);
+    return d;
 }
 
-/* Backward (transpose of the forward): [oa; ob] = [[cp, sr], [-sp, cr]] [a; b]. */
-static inline void rk_pair_backward(float a, float b, float cp, float sp, float cr, float sr,
-                                    float *oa, float *ob) {
-    float ac = a * cp, bs = b * sr;
-    float bc = b * cr, as = a * sp;
-    *oa = ac + bs;
-    *ob = bc - as;
+static inline void rk_store_f64(char *p, double v) {
+    if (v != v) {
+        uint64_t bits = RK_CANONICAL_NAN_BITS_F64;
+        memcpy(p, &bits, 8);
+        return;
+    }
+    memcpy(p, &v, 8);
 }
+
+/* The pair formulas, once for fp32 (rk_pair_forward, rk_pair_backward) and once for
+ * float64 (..._f64): each product is rounded to T, each output is one add or subtract.
+ * Forward:  [oa; ob] = [[cp, -sp], [sr, cr]] [a; b].
+ * Backward (its transpose): [oa; ob] = [[cp, sr], [-sp, cr]] [a; b]. */
+#define RK_DEFINE_PAIR_FORMULAS(T, suffix)                                                         \
+    static inline void rk_pair_forward##suffix(T a, T b, T cp, T sp, T cr, T sr, T *oa, T *ob) {   \
+        T ac = a * cp, bs = b * sp;                                                                \
+        T bc = b * cr, as = a * sr;                                                                \
+        *oa = ac - bs;                                                                             \
+        *ob = bc + as;                                                                             \
+    }                                                                                              \
+    static inline void rk_pair_backward##suffix(T a, T b, T cp, T sp, T cr, T sr, T *oa, T *ob) {  \
+        T ac = a * cp, bs = b * sr;                                                                \
+        T bc = b * cr, as = a * sp;                                                                \
+        *oa = ac + bs;                                                                             \
+        *ob = bc - as;                                                                             \
+    }
+RK_DEFINE_PAIR_FORMULAS(float, )
+RK_DEFINE_PAIR_FORMULAS(double, _f64)
+#undef RK_DEFINE_PAIR_FORMULAS
 
 #endif /* ROPEKIT_KERNELS_SIMD_ELEM_H_ */
