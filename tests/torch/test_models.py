@@ -55,18 +55,16 @@ def positions_for(case, regime, gen):
 
 
 def ropekit_rotate(case, found, q, k, pos):
-    """The row's ropekit calls on HF-layout q, k [B, H, S, D] (float32)."""
-    d = found.head_dim
-    qs, ks = q.transpose(1, 2), k.transpose(1, 2)  # [B, S, H, D]
+    """The row's ropekit calls on HF-layout q, k [B, H, S, D] (float32): the documented
+    call on the [B, S, H, D] views, no copy."""
     kw = {}
     if found.mrope_section:
         kw = dict(mrope_section=found.mrope_section,
                   cache_mode=1 if found.mrope_interleaved else 0)
-    flat_pos = pos.reshape(pos.shape[0], -1) if found.mrope_section else pos.reshape(-1)
     qo, ko = torch.ops.ropekit.rope_with_sin_cos_cache(
-        flat_pos, qs.reshape(-1, H, d), ks.reshape(-1, H, d), found.cache, d,
+        pos, q.transpose(1, 2), k.transpose(1, 2), found.cache, found.head_dim,
         found.is_neox_style, **kw)
-    qo, ko = qo.reshape(qs.shape).transpose(1, 2), ko.reshape(ks.shape).transpose(1, 2)
+    qo, ko = qo.transpose(1, 2), ko.transpose(1, 2)
     if case.output_deinterleaved:  # HF's DeepSeek-V3 returns evens | odds
         r = found.rotary_dim
         qo, ko = (torch.cat((x[..., 0:r:2], x[..., 1:r:2], x[..., r:]), dim=-1)
