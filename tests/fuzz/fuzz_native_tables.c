@@ -26,6 +26,52 @@ static const int64_t kDtypes[] = {ROPEKIT_F32, ROPEKIT_F16, ROPEKIT_BF16, ROPEKI
                                   -1,          ROPEKIT_F32, ROPEKIT_F16,  ROPEKIT_BF16, ROPEKIT_I64,
                                   ROPEKIT_F64, -1};
 
+/* LongRoPE's factor arrays: room for the widest table the harness builds (len <= 130, so
+ * at most 65 frequencies) and for a count one too large. */
+static double g_short_factor[68], g_long_factor[68];
+
+/* The scaling types and fields added later (LongRoPE, NTK, dynamic NTK alpha, DeepSeek
+ * YaRN; no_truncate, attention_factor, mscale, mscale_all_dim, mixed_b, alpha, the
+ * LongRoPE arrays), decoded only when bit 64 of `which` is set. */
+static void read_scaling_extension(fz_input *in, ropekit_rope_scaling *sc) {
+    static const int64_t kTypes[] = {
+        ROPEKIT_SCALING_LONGROPE,      ROPEKIT_SCALING_NTK,  ROPEKIT_SCALING_DYNAMIC_NTK_ALPHA,
+        ROPEKIT_SCALING_DEEPSEEK_YARN, ROPEKIT_SCALING_YARN, 9};
+    ropekit_rope_scaling_type type =
+        (ropekit_rope_scaling_type)fz_pick(in, kTypes, sizeof kTypes / sizeof kTypes[0]);
+    const ropekit_rope_scaling kept = *sc;
+    ropekit_rope_scaling_defaults(
+        sc, (int)type <= ROPEKIT_SCALING_DEEPSEEK_YARN ? type : ROPEKIT_SCALING_NONE);
+    sc->type = type;
+    sc->factor = kept.factor;
+    sc->original_max_position = kept.original_max_position;
+    uint8_t which = fz_u8(in);
+    if (which & 1)
+        sc->no_truncate = (int32_t)fz_range(in, 0, 2);
+    if (which & 2)
+        sc->attention_factor = fz_double(in, -0.5, 4.0);
+    if (which & 4) {
+        sc->mscale = fz_double(in, 0.0, 2.0);
+        sc->mscale_all_dim = fz_double(in, 0.0, 2.0);
+    }
+    if (which & 8)
+        sc->mixed_b = fz_double(in, 0.0, 4.0);
+    if (which & 16)
+        sc->alpha = fz_double(in, -1.0, 2000.0);
+    if (which & 32) {
+        const int64_t n = fz_range(in, 0, 66);
+        for (int64_t i = 0; i <= n; i++) {
+            g_short_factor[i] = fz_double(in, -0.5, 80.0);
+            g_long_factor[i] = fz_double(in, -0.5, 80.0);
+        }
+        sc->short_factor = fz_bool(in) ? g_short_factor : NULL;
+        sc->long_factor = g_long_factor;
+        sc->short_factor_count = n;
+        sc->long_factor_count = fz_bool(in) ? n : fz_int(in, 0, 66); /* maybe extreme */
+        sc->longrope_stacked = (int32_t)fz_range(in, 0, 2);
+    }
+}
+
 static void read_scaling(fz_input *in, ropekit_rope_scaling *sc) {
     ropekit_rope_scaling_type type = (ropekit_rope_scaling_type)fz_range(in, -1, 5);
     ropekit_rope_scaling_defaults(
@@ -48,6 +94,8 @@ static void read_scaling(fz_input *in, ropekit_rope_scaling *sc) {
         sc->low_freq_factor = fz_double(in, 0.5, 4.0);
         sc->high_freq_factor = fz_double(in, 1.0, 8.0);
     }
+    if (which & 64)
+        read_scaling_extension(in, sc);
 }
 
 /* The bytes of a rows x len table of `dtype`, or 0 when that overflows size_t. */
