@@ -442,7 +442,7 @@ def scaling_from_rope_parameters(params, max_position, config=None):
     original * factor, the others max_position. config (the whole model config) supplies
     keys some models keep outside the dict (Phi-3's original_max_position_embeddings).
 
-    Types: default/none/mrope, linear, dynamic (NTK by factor, or Hunyuan's alpha when
+    Types: default/none/mrope/openpangu, linear, dynamic (NTK by factor, or Hunyuan's alpha when
     "alpha" is given), ntk (factor, mixed_b), yarn (factor, original_max_position_
     embeddings, beta_fast, beta_slow, extrapolation_factor, attn_factor (multiplies),
     attention_factor (replaces the mscale), mscale and mscale_all_dim (used when both are
