@@ -8,9 +8,42 @@ bool tk_rope_is_mrope(const struct tk_rope_select *sel) {
     return sel->nsec > 0 && sel->sections && sel->sections[0] > 0;
 }
 
+/* openPangu-VL: step j of the greedy sequence (ropekit_rope_cache_mode), replayed from
+ * the start. */
+static int tk_rope_pangu_row(const struct tk_rope_select *sel, int64_t j) {
+    const int64_t *s = sel->sections;
+    const bool three = sel->nsec == 3;
+    const int64_t slots[3] = {three ? s[0] - 1 : s[0], s[1], three ? s[2] : 0};
+    const int64_t steps = slots[0] + slots[1] + slots[2];
+    int64_t used[3] = {0, 0, 0};
+    int prev = -1, row = 0;
+    if (j >= steps)
+        return 0; /* the closing t of three sections */
+    for (int64_t step = 0; step <= j; step++) {
+        int pick = -1, any = -1;
+        for (int k = 2; k >= 0; k--) { /* descending, so that ties keep the lowest row */
+            if (used[k] >= slots[k])
+                continue;
+            const double r = (double)used[k] / (double)slots[k];
+            if (any < 0 || r <= (double)used[any] / (double)slots[any])
+                any = k;
+            if (k != prev && (pick < 0 || r <= (double)used[pick] / (double)slots[pick]))
+                pick = k;
+        }
+        row = pick >= 0 ? pick : any;
+        used[row]++;
+        prev = row;
+    }
+    return row;
+}
+
 int tk_rope_src_row(const struct tk_rope_select *sel, int64_t j) {
     if (!tk_rope_is_mrope(sel))
         return 0;
+    if (sel->cache_mode == 2) /* ERNIE-4.5-VL, sections (h, w, t) */
+        return j < sel->sections[0] + sel->sections[1] ? 1 + (int)(j % 2) : 0;
+    if (sel->cache_mode == 3)
+        return tk_rope_pangu_row(sel, j);
     if (sel->cache_mode == 1) {
         const int64_t lane = j % 3, block = j / 3;
         if (lane != 0 && block < sel->sections[lane])

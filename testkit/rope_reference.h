@@ -34,7 +34,7 @@ struct tk_rope_select {
 
 bool tk_rope_is_mrope(const struct tk_rope_select *sel);
 
-/* Which position row feeds coefficient j (0 <= j < h). */
+/* Which position row feeds coefficient j (0 <= j < h), for cache modes 0 to 3. */
 int tk_rope_src_row(const struct tk_rope_select *sel, int64_t j);
 
 /* Rotates one head in float64. neox selects the pairing; x, out and mag hold rot_dim

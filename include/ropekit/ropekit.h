@@ -278,6 +278,28 @@ typedef enum ropekit_rope_style {
 
 #define ROPEKIT_ROPE_MAX_SECTIONS 16
 
+/* mrope coefficient layouts (ropekit_rope_config.cache_mode), sections s0, s1, ... summing
+ * to h; "row k" is positions[k].
+ *   SECTIONED (any sections): section k feeds coefficients [S_k, S_k+1) from row k, S_k
+ *     the sum of the sections before k.
+ *   QWEN3_VL (3 sections, interleaved): j % 3 == 1 and j / 3 < s1 from row 1, j % 3 == 2
+ *     and j / 3 < s2 from row 2, every other j from row 0: [t h w t h w ... t t].
+ *   ERNIE_VL (3 sections (s_h, s_w, s_t) with s_h == s_w; rows stay (t, h, w)): j below
+ *     s_h + s_w from row 1 when even and row 2 when odd, the last s_t from row 0:
+ *     [h w h w ... t t t].
+ *   PANGU_VL (2 sections (s0, s1) or 3 (s0, s1, s2) = (t, h, w); openPangu-VL's
+ *     interleaved mrope): j from row q_j of a greedy sequence q. Each step takes, of the
+ *     rows k with slots left, the one with the least placed_k / count_k (lowest k on
+ *     ties), skipping the row taken last unless it is the only one left; count_k = s_k,
+ *     except that with 3 sections the sequence has s0 - 1 slots of row 0 and then ends
+ *     with row 0. */
+typedef enum ropekit_rope_cache_mode {
+    ROPEKIT_MROPE_SECTIONED = 0,
+    ROPEKIT_MROPE_QWEN3_VL = 1,
+    ROPEKIT_MROPE_ERNIE_VL = 2,
+    ROPEKIT_MROPE_PANGU_VL = 3
+} ropekit_rope_cache_mode;
+
 typedef struct ropekit_rope_config {
     int64_t head_size;
     ropekit_rope_style style;
@@ -285,9 +307,8 @@ typedef struct ropekit_rope_config {
      * Otherwise (NULL, 0 sections, or sections[0] == 0) plain rope. */
     const int64_t *sections;
     int32_t num_sections;
-    /* mrope only. 0: section k feeds coefficients [S_k, S_k+1) from position row k.
-     * 1 (interleaved, 3 sections): j % 3 == 1 and j / 3 < s1 from row 1, j % 3 == 2 and
-     * j / 3 < s2 from row 2, every other j from row 0. */
+    /* mrope only: which position row feeds coefficient j (0 <= j < h), one of
+     * ropekit_rope_cache_mode. */
     int64_t cache_mode;
     /* NULL: none. Otherwise int64 offsets shaped like positions' token dims ([T] or
      * [B, S], any strides; stride 0 gives e.g. one offset per batch): a token's cache

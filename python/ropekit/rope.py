@@ -147,8 +147,10 @@ def rope(positions, query, key, cos_sin_cache, *, head_size, style="neox", secti
     with stride 0) added to every position row. cos_sin_cache: [max_positions,
     rotary_dim]. style: "neox" (rotate-half)
     or "gptj" (interleaved). sections: None for rope, else the mrope section sizes
-    (summing to rotary_dim / 2; a first value of 0 means plain rope). cache_mode: 0
-    (sectioned) or 1 (interleaved, 3 sections). query_out/key_out: None rotates in place.
+    (summing to rotary_dim / 2; a first value of 0 means plain rope). cache_mode
+    (ropekit_rope_cache_mode): 0 sectioned, 1 Qwen3-VL's interleaving (3 sections), 2
+    ERNIE-4.5-VL's [h w h w ... t t t] (sections (h, w, t), h == w), 3 openPangu-VL's
+    interleaving (2 or 3 sections). query_out/key_out: None rotates in place.
     x_dtype names the query/key type (needed for bfloat16 bits in uint16 arrays);
     cache_dtype the cache's (it may differ; a uint16 cache is bfloat16 when query/key
     are; float64 query/key go with a float64 cache only, and are computed in double).

@@ -421,7 +421,7 @@ def _longrope(params, max_position, config):
 
 # rope type (transformers' rope_type / type, vLLM's get_rope names) -> reader
 ROPE_TYPES = {
-    "default": _no_scaling, "none": _no_scaling, "mrope": _no_scaling,
+    "default": _no_scaling, "none": _no_scaling, "mrope": _no_scaling, "openpangu": _no_scaling,
     "linear": _linear, "dynamic": _dynamic, "ntk": _ntk, "yarn": _yarn,
     "deepseek_yarn": _deepseek_yarn, "deepseek_llama_scaling": _deepseek_yarn,
     "llama3": _llama3, "longrope": _longrope, "su": _longrope,
@@ -442,7 +442,7 @@ def scaling_from_rope_parameters(params, max_position, config=None):
     original * factor, the others max_position. config (the whole model config) supplies
     keys some models keep outside the dict (Phi-3's original_max_position_embeddings).
 
-    Types: default/none/mrope, linear, dynamic (NTK by factor, or Hunyuan's alpha when
+    Types: default/none/mrope/openpangu, linear, dynamic (NTK by factor, or Hunyuan's alpha when
     "alpha" is given), ntk (factor, mixed_b), yarn (factor, original_max_position_
     embeddings, beta_fast, beta_slow, extrapolation_factor, attn_factor (multiplies),
     attention_factor (replaces the mscale), mscale and mscale_all_dim (used when both are
@@ -462,7 +462,15 @@ def scaling_from_rope_parameters(params, max_position, config=None):
 # is_neox_style=False for them); every other model type pairs (j, j + R/2)
 GPTJ_STYLE_MODEL_TYPES = frozenset({"gptj", "deepseek_v2", "deepseek_v3", "kimi_k2", "llama4",
                                     "llama4_text", "glm", "glm4", "chatglm", "ernie4_5",
-                                    "ernie4_5_moe"})
+                                    "ernie4_5_moe", "ernie4_5_moe_vl", "ernie4_5_vl_moe",
+                                    "ernie4_5_vl_moe_text"})
+
+# model_type values with ERNIE-4.5-VL's 3-D rope (ropekit cache_mode 2): its own checkpoints'
+# remote code and transformers' port
+ERNIE_VL_MODEL_TYPES = frozenset({"ernie4_5_moe_vl", "ernie4_5_vl_moe", "ernie4_5_vl_moe_text"})
+# model_type values whose mrope_interleaved means openPangu-VL's interleaving (cache_mode 3),
+# as vLLM's openPangu models turn it into rope type "openpangu"
+PANGU_MODEL_TYPES = frozenset({"PanguEmbedded"})
 
 
 @dataclasses.dataclass
@@ -473,7 +481,10 @@ class RopeFromConfig:
     not used here). attention_scaling: the magnitude baked into cos and sin (transformers'
     attention_scaling). softmax_scale_factor: what DeepSeek-style models multiply the
     softmax scale by (mscale(factor, mscale_all_dim)^2 when mscale_all_dim is set, else
-    1). mrope_section / mrope_interleaved: the config's multimodal sections, if any."""
+    1). mrope_section / mrope_interleaved: the config's multimodal sections, if any;
+    mrope_cache_mode: the layout they take (ropekit_rope_cache_mode: 0 sectioned, 1
+    Qwen3-VL's interleaving, 2 ERNIE-4.5-VL's, 3 openPangu-VL's), the cache_mode argument of
+    the rope ops."""
 
     cache: object
     rope_type: str
@@ -487,6 +498,7 @@ class RopeFromConfig:
     softmax_scale_factor: float
     mrope_section: Optional[list]
     mrope_interleaved: bool
+    mrope_cache_mode: int = 0
 
 
 def _rope_parameters(config, layer_type):
@@ -535,6 +547,23 @@ def _softmax_scale_factor(params):
     return m * m
 
 
+def _mrope_layout(config, params, head_dim):
+    """(sections or None, cache_mode) of a config's multimodal rope. ERNIE-4.5-VL: its
+    mrope_section (h, w, t), or, in its own checkpoints' keys, rope_3d with freq_allocation
+    t and h = w = (head_dim / 2 - t) / 2, as vLLM builds it."""
+    section = _get(params, "mrope_section")
+    model_type = config.get("model_type")
+    if model_type in ERNIE_VL_MODEL_TYPES:
+        if section is None and config.get("rope_3d"):
+            t = int(config.get("freq_allocation", 20))
+            section = [(head_dim // 2 - t) // 2] * 2 + [t]
+        return section, 2
+    interleaved = bool(_get(params, "mrope_interleaved", False))
+    if rope_type_of(params) == "openpangu" or (interleaved and model_type in PANGU_MODEL_TYPES):
+        return section, 3
+    return section, 1 if interleaved else 0
+
+
 def rope_from_config(config, max_positions=None, dtype="f32", layer_type=None):
     """The cos/sin cache of a Hugging Face model config dict (config.json).
 
@@ -542,8 +571,9 @@ def rope_from_config(config, max_positions=None, dtype="f32", layer_type=None):
     10000), the rotated head size (qk_rope_head_dim, head_dim, or hidden_size /
     num_attention_heads, also as GPT-J's n_embd / n_head) times partial_rotary_factor
     (GPT-NeoX's rotary_pct) or GPT-J's rotary_dim, max_position_embeddings (GPT-J's
-    n_positions), model_type (GPT-J style for GPTJ_STYLE_MODEL_TYPES) and rope_scaling or rope_parameters
-    (type or rope_type; see scaling_from_rope_parameters for the types and keys;
+    n_positions), model_type (GPT-J style for GPTJ_STYLE_MODEL_TYPES; the mrope layout,
+    see _mrope_layout) and rope_scaling or rope_parameters (type or rope_type; see
+    scaling_from_rope_parameters for the types and keys;
     layer_type picks one entry of per-layer rope_parameters). max_positions None builds
     the rows vLLM builds; give it to build fewer or more (dynamic NTK's base and
     LongRoPE's short/long choice follow it). Returns a RopeFromConfig."""
@@ -555,7 +585,7 @@ def rope_from_config(config, max_positions=None, dtype="f32", layer_type=None):
     max_position = int(_get(config, "max_position_embeddings", config.get("n_positions", 2048)))
     scaling, rows = scaling_from_rope_parameters(params, max_position, config)
     rows = rows if max_positions is None else int(max_positions)
-    section = _get(params, "mrope_section")
+    section, cache_mode = _mrope_layout(config, params, head_dim)
     return RopeFromConfig(
         cache=cos_sin_cache(rows, rotary_dim, base, dtype, scaling),
         rope_type=str(rope_type_of(params)), scaling=scaling, base=base, head_dim=head_dim,
@@ -564,4 +594,5 @@ def rope_from_config(config, max_positions=None, dtype="f32", layer_type=None):
         attention_scaling=attention_scaling(rotary_dim, scaling),
         softmax_scale_factor=_softmax_scale_factor(params),
         mrope_section=None if section is None else [int(s) for s in section],
-        mrope_interleaved=bool(_get(params, "mrope_interleaved", False)))
+        mrope_interleaved=bool(_get(params, "mrope_interleaved", False)),
+        mrope_cache_mode=cache_mode if section is not None else 0)

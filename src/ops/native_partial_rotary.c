@@ -88,6 +88,8 @@ ropekit_status ropekit_partial_rotary(const ropekit_tensor *x, const ropekit_ten
 }
 
 void ropekit_plan_destroy(ropekit_plan *plan) {
+    if (plan && plan->kind == RK_PLAN_ROPE)
+        rk_rope_plan_release(&plan->u.rope);
     free(plan);
 }
 

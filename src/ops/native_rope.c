@@ -123,7 +123,9 @@ ropekit_status ropekit_rope(const ropekit_tensor *positions, const ropekit_tenso
         return st;
     enum rk_rope_rule rule;
     const ropekit_tensor *offsets = config->offsets;
-    return rk_rope_execute(&plan, api, rk_data_of(positions), rk_data_of(offsets),
-                           rk_data_of(query_in), rk_data_of(key_in), rk_data_of(cos_sin_cache),
-                           rk_data_of(query_out), rk_data_of(key_out), &rule);
+    st = rk_rope_execute(&plan, api, rk_data_of(positions), rk_data_of(offsets),
+                         rk_data_of(query_in), rk_data_of(key_in), rk_data_of(cos_sin_cache),
+                         rk_data_of(query_out), rk_data_of(key_out), &rule);
+    rk_rope_plan_release(&plan);
+    return st;
 }

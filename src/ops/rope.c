@@ -193,7 +193,7 @@ ropekit_status rk_rope_plan_make(const struct rk_rope_problem *p, const struct r
         pl->q.stream = pl->q.present && pl->q.out_col == xs && fits;
         pl->k.stream = pl->k.present && pl->k.out_col == xs && fits;
     }
-    return ROPEKIT_OK;
+    return rk_rope_plan_coeff_rows(pl, pol->api, rule);
 }
 
 #if defined(__GNUC__)
@@ -288,6 +288,25 @@ RK_ROPE_INLINE const char *rk_cache_row(const struct rk_rope_plan *pl,
     return run->cache + p * pl->cache_row;
 }
 
+/* Coefficient j of packed gc and gs from cache row `row`. */
+RK_ROPE_INLINE void rk_gather_one(const struct rk_rope_plan *pl, const char *row, int64_t j,
+                                  char *gc, char *gs) {
+    const int64_t cs = (int64_t)ropekit_dtype_size(pl->cs_dtype), col = pl->cache_col;
+    rk_copy_coeffs(gc + j * cs, row + j * col, 1, cs, col);
+    rk_copy_coeffs(gs + j * cs, row + (pl->half + j) * col, 1, cs, col);
+}
+
+/* ERNIE-4.5-VL: [h w h w ... t t t], rows (t, h, w). */
+RK_ROPE_INLINE void rk_gather_ernie(const struct rk_rope_plan *pl, const char *const rows[],
+                                    char *gc, char *gs) {
+    const int64_t cs = (int64_t)ropekit_dtype_size(pl->cs_dtype), h = pl->half;
+    const int64_t col = pl->cache_col, hw = 2 * pl->sections[0];
+    for (int64_t j = 0; j < hw; j++)
+        rk_gather_one(pl, rows[1 + (j & 1)], j, gc, gs);
+    rk_copy_coeffs(gc + hw * cs, rows[0] + hw * col, h - hw, cs, col);
+    rk_copy_coeffs(gs + hw * cs, rows[0] + (h + hw) * col, h - hw, cs, col);
+}
+
 /* mrope: gathers token t's h cos and h sin coefficients from the cache rows its
  * positions select (SPEC §5.3) into packed gc and gs. */
 RK_ROPE_INLINE void rk_rope_gather(const struct rk_rope_plan *pl, const struct rk_rope_run *run,
@@ -297,7 +316,7 @@ RK_ROPE_INLINE void rk_rope_gather(const struct rk_rope_plan *pl, const struct r
     const char *rows[ROPEKIT_ROPE_MAX_SECTIONS];
     for (int k = 0; k < pl->nsec; k++)
         rows[k] = rk_cache_row(pl, run, k, t, offsets);
-    if (pl->cache_mode == 0) { /* section k feeds [S_k, S_k+1) from row k */
+    if (pl->cache_mode == ROPEKIT_MROPE_SECTIONED) { /* section k feeds [S_k, S_k+1) from row k */
         int64_t j = 0;
         for (int k = 0; k < pl->nsec; k++) {
             int64_t n = pl->sections[k];
@@ -305,6 +324,15 @@ RK_ROPE_INLINE void rk_rope_gather(const struct rk_rope_plan *pl, const struct r
             rk_copy_coeffs(gs + j * cs, rows[k] + (h + j) * col, n, cs, col);
             j += n;
         }
+        return;
+    }
+    if (pl->cache_mode == ROPEKIT_MROPE_ERNIE_VL) {
+        rk_gather_ernie(pl, rows, gc, gs);
+        return;
+    }
+    if (pl->coeff_rows) {
+        for (int64_t j = 0; j < h; j++)
+            rk_gather_one(pl, rows[pl->coeff_rows[j]], j, gc, gs);
         return;
     }
     /* interleaved: j % 3 == 1 (j / 3 < s1) from row 1, j % 3 == 2 (j / 3 < s2) from row 2 */

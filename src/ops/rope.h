@@ -85,6 +85,10 @@ struct rk_rope_plan {
     int nsec;
     struct rk_rope_side q, k;
     int64_t sections[ROPEKIT_ROPE_MAX_SECTIONS];
+    /* Cache mode 3 (openPangu-VL), unless a no-op: the position row of each of the h
+     * coefficients, owned by the plan (rk_rope_plan_release). NULL otherwise, always on
+     * the aclnn face, which refuses that mode. */
+    uint8_t *coeff_rows;
     /* The rest: checks, scheduling and descriptions. */
     bool noop;
     int style;
@@ -125,6 +129,9 @@ ropekit_status rk_rope_run(const struct rk_rope_plan *plan, const char *api,
                            const int64_t *positions, const int64_t *offsets, const void *q_in,
                            const void *k_in, const void *cache, void *q_out, void *k_out,
                            enum rk_rope_rule *rule);
+
+/* Frees what a plan owns beyond itself (then it may be dropped). */
+void rk_rope_plan_release(struct rk_rope_plan *plan);
 
 size_t rk_rope_describe(const struct rk_rope_plan *plan, char *buf, size_t len);
 

@@ -88,12 +88,19 @@ struct rk_rope_ctx {
     struct rk_rope_checked *out;
 };
 
-/* Row 0: V2 checks cacheMode before anything else. */
+/* Row 0: V2 checks cacheMode before anything else. CANN has the first two layouts; the
+ * native face adds ERNIE-4.5-VL's and openPangu-VL's. */
 static ropekit_status rk_step_cache_mode(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
+    const int64_t mode = c->p->cache_mode;
     RK_COUNT(CACHE_MODE);
-    if (c->p->cache_mode != 0 && c->p->cache_mode != 1)
+    if (c->pol->aclnn && mode != ROPEKIT_MROPE_SECTIONED && mode != ROPEKIT_MROPE_QWEN3_VL)
         RK_ROPE_FAIL(RK_ROPE_RULE_CACHE_MODE, "%s: cacheMode = %lld: must be 0 or 1", c->pol->api,
-                     (long long)c->p->cache_mode);
+                     (long long)mode);
+    if (mode < ROPEKIT_MROPE_SECTIONED || mode > ROPEKIT_MROPE_PANGU_VL)
+        RK_ROPE_FAIL(RK_ROPE_RULE_CACHE_MODE,
+                     "%s: cacheMode = %lld: must be 0 (sectioned), 1 (Qwen3-VL), 2 (ERNIE-4.5-VL) "
+                     "or 3 (openPangu-VL)",
+                     c->pol->api, (long long)mode);
     return ROPEKIT_OK;
 }
 
@@ -342,11 +349,26 @@ static ropekit_status rk_step_head_size(struct rk_rope_ctx *c, enum rk_rope_rule
 }
 
 static ropekit_status rk_step_mode_sections(struct rk_rope_ctx *c, enum rk_rope_rule *rule) {
+    const int64_t *sec = c->p->sections, mode = c->p->cache_mode;
+    const char *api = c->pol->api;
+    char b1[96];
     RK_COUNT(MODE_SECTIONS);
-    if (c->out->mrope && c->p->cache_mode != 0 && c->nsec != 3)
+    if (!c->out->mrope || mode == ROPEKIT_MROPE_SECTIONED)
+        return ROPEKIT_OK;
+    if (mode == ROPEKIT_MROPE_QWEN3_VL && c->nsec != 3)
         RK_ROPE_FAIL(RK_ROPE_RULE_MODE_SECTIONS,
                      "%s: cacheMode = %lld with %llu sections: interleaved mrope needs 3 sections",
-                     c->pol->api, (long long)c->p->cache_mode, (unsigned long long)c->nsec);
+                     api, (long long)mode, (unsigned long long)c->nsec);
+    if (mode == ROPEKIT_MROPE_ERNIE_VL && (c->nsec != 3 || sec[0] != sec[1]))
+        RK_ROPE_FAIL(RK_ROPE_RULE_MODE_SECTIONS,
+                     "%s: cacheMode = 2 with mropeSection = %s: ERNIE-4.5-VL mrope needs 3 "
+                     "sections (h, w, t) with h == w",
+                     api, rk_sections_str(sec, c->nsec, b1, sizeof b1));
+    if (mode == ROPEKIT_MROPE_PANGU_VL && c->nsec != 2 && c->nsec != 3)
+        RK_ROPE_FAIL(RK_ROPE_RULE_MODE_SECTIONS,
+                     "%s: cacheMode = 3 with %llu sections: openPangu-VL interleaved mrope needs 2 "
+                     "sections (h, w) or 3 (t, h, w)",
+                     api, (unsigned long long)c->nsec);
     return ROPEKIT_OK;
 }
 

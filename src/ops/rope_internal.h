@@ -32,4 +32,12 @@ ropekit_status rk_rope_validate(const struct rk_rope_problem *problem,
                                 const struct rk_rope_policy *policy, struct rk_rope_checked *out,
                                 enum rk_rope_rule *rule);
 
+/* Cache mode 3: fills rows[0, h) with openPangu-VL's greedy sequence for nsec (2 or 3)
+ * sections summing to h (ropekit_rope_cache_mode). */
+void rk_mrope_pangu_rows(const int64_t *sections, int nsec, int64_t h, uint8_t *rows);
+
+/* The plan's per-coefficient rows for the cache modes that need them (coeff_rows). */
+ropekit_status rk_rope_plan_coeff_rows(struct rk_rope_plan *plan, const char *api,
+                                       enum rk_rope_rule *rule);
+
 #endif /* ROPEKIT_OPS_ROPE_INTERNAL_H_ */

@@ -13,7 +13,7 @@
 
 #define RK_ROPE_RULES(X)                                                                           \
     X(CACHE_MODE, INVALID_ARGUMENT, PARAM_INVALID, RT_FAILURE,                                     \
-      "cache mode not 0 or 1 (V2 checks it before nulls)")                                         \
+      "cache mode not 0 or 1 (native: 0 to 3; V2 checks it before nulls)")                         \
     X(NULL, NULL_POINTER, PARAM_NULLPTR, RT_FAILURE, "a required tensor or output is NULL")        \
     X(LAYOUT, INVALID_ARGUMENT, PARAM_INVALID, RT_FAILURE,                                         \
       "bad rank, negative dim, size overflow")                                                     \
@@ -31,7 +31,7 @@
       "2 * sum of sections != rotary dim, or sections not CANN's (aclnn)")                         \
     X(HEAD_SIZE, INVALID_ARGUMENT, PARAM_INVALID, RT_FAILURE, "head size < 1")                     \
     X(MODE_SECTIONS, INVALID_ARGUMENT, INNER_TILING_ERROR, RT_FAILURE,                             \
-      "cache mode 1 needs exactly 3 sections")                                                     \
+      "the sections of the cache mode: 1 and 2 need 3 (2: s0 == s1), 3 needs 2 or 3")              \
     X(HEADS, INVALID_ARGUMENT, INNER_TILING_ERROR, RT_FAILURE,                                     \
       "hidden size not a multiple of head size")                                                   \
     X(ALIGN, INVALID_ARGUMENT, INNER_TILING_ERROR, RT_FAILURE,                                     \

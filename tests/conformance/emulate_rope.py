@@ -19,6 +19,24 @@ from emulate import BF16, F16, F32
 CANONICAL_NAN = {F32: 0x7FC00000, F16: 0x7E00, BF16: 0x7FC0}
 
 
+def _pangu_rows(sec):
+    """openPangu-VL: per step, among rows with budget left (the previous row excluded
+    while another remains), the lowest (used / budget, row); with 3 sections row 0's
+    budget is t - 1 and a row 0 closes the sequence."""
+    budget = np.array([sec[0] - 1, sec[1], sec[2]] if len(sec) == 3 else [sec[0], sec[1], 0])
+    used = np.zeros(3, np.int64)
+    out, prev = [], -1
+    for _ in range(int(budget.sum())):
+        keys = sorted((used[k] / budget[k], k) for k in range(3) if used[k] < budget[k])
+        pick = next((k for _, k in keys if k != prev), keys[0][1])
+        used[pick] += 1
+        out.append(pick)
+        prev = pick
+    if len(sec) == 3:
+        out.append(0)
+    return np.asarray(out, np.int64)
+
+
 def source_rows(h, sections, cache_mode):
     """Vectorized SPEC 5.3 selector: (rows [h] of position-row indices, is_mrope)."""
     j = np.arange(h)
@@ -28,6 +46,10 @@ def source_rows(h, sections, cache_mode):
     if cache_mode == 0:
         ends = np.cumsum(sec)                 # section k ends (exclusive) at ends[k]
         return np.searchsorted(ends, j, side="right").astype(np.int64), True
+    if cache_mode == 2:                       # ERNIE-4.5-VL: [h w h w ... t t t]
+        return np.where(j < sec[0] + sec[1], 1 + j % 2, 0).astype(np.int64), True
+    if cache_mode == 3:
+        return _pangu_rows(sec), True
     rows = np.zeros(h, np.int64)
     rows[(j % 3 == 1) & (j // 3 < sec[1])] = 1
     rows[(j % 3 == 2) & (j // 3 < sec[2])] = 2

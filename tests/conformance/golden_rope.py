@@ -12,11 +12,33 @@ head rotated and the rest copied; mag holds |term1| + |term2| of each rotated el
 import numpy as np
 
 
+def pangu_rows(sections):
+    """openPangu-VL's interleaved mrope: a greedy sequence of position rows, one per
+    coefficient. 2 sections (h, w): rows 0 and 1, h and w slots. 3 sections (t, h, w):
+    t - 1 slots of row 0, h of row 1, w of row 2, then a final row 0. Each step takes a
+    row with slots left, not the previous step's unless nothing else is left, the one
+    least placed relative to its slots (placed / slots, as a float), lowest row on ties."""
+    three = len(sections) == 3
+    slots = [sections[0] - 1, sections[1], sections[2]] if three else \
+        [sections[0], sections[1], 0]
+    placed = [0, 0, 0]
+    seq = []
+    while len(seq) < sum(slots):
+        open_rows = [k for k in range(3) if placed[k] < slots[k]]
+        fresh = [k for k in open_rows if not seq or k != seq[-1]]
+        k = min(fresh or open_rows, key=lambda k: (placed[k] / slots[k], k))
+        placed[k] += 1
+        seq.append(k)
+    return seq + [0] if three else seq
+
+
 def section_rows(h, sections=None, cache_mode=0):
     """SPEC 5.3: src(j) for j in [0, h): the position row feeding coefficient j, and
     whether the call is mrope. rope: all 0. cacheMode 0: section k covers
     [S_k, S_k + s_k). cacheMode 1 (3 sections): j % 3 == 1 and j // 3 < s1 -> 1,
-    j % 3 == 2 and j // 3 < s2 -> 2, else 0."""
+    j % 3 == 2 and j // 3 < s2 -> 2, else 0. cacheMode 2 (ERNIE-4.5-VL, sections
+    (h, w, t)): j < h + w -> 1 for even j, 2 for odd j; else 0. cacheMode 3:
+    pangu_rows."""
     src = [0] * h
     mrope = sections is not None and len(sections) > 0 and sections[0] > 0
     if not mrope:
@@ -27,6 +49,12 @@ def section_rows(h, sections=None, cache_mode=0):
             for j in range(start, min(start + size, h)):
                 src[j] = k
             start += size
+    elif cache_mode == 2:
+        for j in range(h):
+            src[j] = (1 + j % 2) if j < sections[0] + sections[1] else 0
+    elif cache_mode == 3:
+        src = pangu_rows(sections)
+        assert len(src) == h
     else:
         s1, s2 = sections[1], sections[2]
         for j in range(h):

@@ -232,6 +232,8 @@ def aclnn_versions(case):
     """The aclnn entry points (1, 2) that accept the case under CANN's rules (SPEC 5.5)."""
     if case.x_dt != case.cs_dt or not (case.query and case.key) or case.T == 0:
         return ()
+    if case.cache_mode not in (0, 1):         # 2 and 3 are the native face's own
+        return ()
     if case.layout in ("3d", "heads") or case.hq == 0 or case.hk == 0:
         return ()
     align = 16 if case.x_dt == F32 else 32

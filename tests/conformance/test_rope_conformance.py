@@ -605,7 +605,7 @@ NATIVE_ERRORS = [
     ("sections do not sum to R/2", dict(R=32, head_size=32, sections=(4, 4, 4)), None),
     ("cache mode 1 with 2 sections", dict(R=32, head_size=32, sections=(8, 8),
                                           cache_mode=1), None),
-    ("cache mode 2", dict(R=32, head_size=32, sections=(8, 4, 4), cache_mode=2), None),
+    ("cache mode 4", dict(R=32, head_size=32, sections=(8, 4, 4), cache_mode=4), None),
     ("negative section", dict(R=32, head_size=32, sections=(10, 8, -2)), None),
     ("rope positions [1, T]", dict(R=32, head_size=32), "pos_2d"),
     ("mrope positions [T]", dict(R=32, head_size=32, sections=(8, 4, 4)), "pos_1d"),

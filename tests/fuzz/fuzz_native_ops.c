@@ -3,7 +3,7 @@
  * float64 (and mixed float64 pairs, refused), ranks 0-9,
  * right-aligned broadcast of cos/sin, any strides: negative, zero, overlapping, huge)
  * and ropekit_rope (NeoX/GPT-J, rotary_dim < head_size, query-only/key-only, 2-D/3-D,
- * mrope with any sections and both cache modes, positions in and out of range, in place
+ * mrope with any sections and cache modes 0 to 3, positions in and out of range, in place
  * and out of place), each one-shot or through a plan (executed once, twice, or on a
  * copy of its data at other addresses); ropekit_plan_describe with small buffers;
  * ropekit_plan_destroy; plans handed to the other operator's execute.
@@ -907,11 +907,26 @@ static ropekit_status rope_exec(const ropekit_plan *plan, void *const ptr[R_COUN
                                 ptr[R_CACHE], ptr[R_QO], ptr[R_KO]);
 }
 
+/* The section count (and for cache mode 2, s0 == s1) each cache mode takes. */
+static bool rope_mode_sections_ok(const rope_call *c) {
+    const int32_t n = c->num_sections_alloc;
+    switch (c->cfg.cache_mode) {
+    case 1:
+        return n == 3;
+    case 2:
+        return n == 3 && c->sections[0] == c->sections[1];
+    case 3:
+        return n == 2 || n == 3;
+    default:
+        return true;
+    }
+}
+
 /* Sections summing to h (mostly), in `n` parts cut where the input says. */
 static void rope_sections(fz_input *in, rope_call *c, int64_t h, bool *ok) {
     uint8_t b = fz_u8(in);
-    c->cfg.cache_mode = fz_u8(in) < 250 ? 0 : fz_int(in, -1, 2);
-    *ok = *ok && (c->cfg.cache_mode == 0 || c->cfg.cache_mode == 1);
+    c->cfg.cache_mode = fz_u8(in) < 250 ? 0 : fz_int(in, -1, 4);
+    *ok = *ok && c->cfg.cache_mode >= 0 && c->cfg.cache_mode <= 3;
     if (b < 140) { /* rope: no sections */
         c->sections_null = fz_bool(in);
         c->cfg.num_sections = c->sections_null ? 0 : (int32_t)fz_range(in, 0, 0);
@@ -935,8 +950,8 @@ static void rope_sections(fz_input *in, rope_call *c, int64_t h, bool *ok) {
     }
     if (fz_u8(in) >= 244 && c->num_sections_alloc > 0) /* a wrong or extreme value */
         c->sections[fz_range(in, 0, c->num_sections_alloc - 1)] = fz_int(in, -2, h + 2);
-    if (c->num_sections_alloc >= 3 && fz_u8(in) < 60)
-        c->cfg.cache_mode = 1;
+    if (c->num_sections_alloc >= 2 && fz_u8(in) < 60)
+        c->cfg.cache_mode = fz_range(in, 1, 3);
     c->sections_null = n > 0 && fz_u8(in) == 255;
     *ok = *ok && !c->sections_null;
     fz_i128 sum = 0;
@@ -945,8 +960,7 @@ static void rope_sections(fz_input *in, rope_call *c, int64_t h, bool *ok) {
         sum += c->sections[i];
     }
     bool mrope = c->num_sections_alloc > 0 && c->sections[0] > 0;
-    *ok = *ok && (!mrope || (2 * sum == 2 * (fz_i128)h &&
-                             (c->cfg.cache_mode == 0 || c->num_sections_alloc == 3)));
+    *ok = *ok && (!mrope || (2 * sum == 2 * (fz_i128)h && rope_mode_sections_ok(c)));
     *ok = *ok && sum <= INT64_MAX;
 }
 
@@ -1304,7 +1318,7 @@ static void rope_verify(const fz_arena *a, fz_blocks *b, const rope_call *c) {
         }
         FZ_CHECK(sum == h, "accepted sections summing to %lld, h = %lld", (long long)sum,
                  (long long)h);
-        FZ_CHECK(c->cfg.cache_mode == 0 || (c->cfg.cache_mode == 1 && rows == 3),
+        FZ_CHECK(c->cfg.cache_mode >= 0 && c->cfg.cache_mode <= 3 && rope_mode_sections_ok(c),
                  "accepted cache_mode %lld with %d sections", (long long)c->cfg.cache_mode, rows);
         FZ_CHECK(pos->shape[0] == rows, "accepted mrope positions of %lld rows",
                  (long long)pos->shape[0]);

@@ -7,7 +7,9 @@ fields rope needs), the element pairing its HF code uses (`style`), the cos/sin 
 folds in (`attention_scaling`) and any extra factor the model applies to its softmax scale
 (`softmax_scale_factor`), and `reference(q, k, position_ids)`: q, k in HF's
 [batch, heads, seq, head_dim] layout, position_ids [batch, seq] (or [3, batch, seq] for
-mrope), returning the rotated (q, k) in float64.
+mrope), returning the rotated (q, k) in float64. The multimodal ropes with layouts of
+their own (ERNIE-4.5-VL, openPangu-VL) are written in vLLM's idiom instead, the code
+that defines them: gather the cache's columns from the position rows, then rotate.
 
 The frequencies come from one helper per rope type (default, linear, dynamic NTK, dynamic
 NTK alpha, yarn, longrope, llama3), shared by the cases. HF computes inv_freq and the
@@ -347,6 +349,72 @@ def mrope_freqs(inv_freq, position_ids, sections, interleaved):
     return per_row.gather(0, rows.view(1, 1, 1, -1).expand(1, *per_row.shape[1:])).squeeze(0)
 
 
+# vLLM's multimodal ropes with layouts of their own: the cos | sin cache indexed by each
+# position row ([m, B, S] -> [m, B, S, rotary_dim]), its columns gathered from the rows as
+# the model's vLLM class does, then rotated as vLLM's forward_native does.
+
+
+def vllm_cos_sin(inv_freq, position_ids):
+    """cos, sin [m, B, S, half] of every position row: vLLM's cos_sin_cache[positions]."""
+    freqs = angles(inv_freq, position_ids)
+    return freqs.cos(), freqs.sin()
+
+
+def ernie_vl_gather(c, sections):
+    """Ernie4_5_VLRotaryEmbedding, sections (h, w, t): the first h + w columns alternate
+    between the h row (1) and the w row (2), the last t columns take the t row (0)."""
+    sh, sw, st = sections
+    hh = c[1][..., :sh + sw:2]
+    ww = c[2][..., 1:sh + sw:2]
+    hw = torch.stack((hh, ww), dim=-1).reshape(hh.shape[:-1] + (2 * hh.shape[-1],))
+    return torch.cat((hw, c[0][..., c.shape[-1] - st:]), dim=-1)
+
+
+def pangu_vl_ids(sections):
+    """MRotaryEmbeddingInterleaved's row of every column (get_mrope_interleaved_id_list):
+    (t, h, w) places t - 1 t slots then ends with t; (h, w) places h and w; each step the
+    least-filled row (filled / its slots, ties to the lower row) other than the previous
+    one unless it is the only one left."""
+    three = len(sections) == 3
+    slots = dict(enumerate([sections[0] - three] + list(sections[1:])))
+    filled = dict.fromkeys(slots, 0)
+    seq, last = [], None
+    for _ in range(sum(slots.values())):
+        open_rows = [r for r in slots if filled[r] < slots[r]]
+        pick = min([r for r in open_rows if r != last] or open_rows,
+                   key=lambda r: (filled[r] / slots[r], r))
+        filled[pick] += 1
+        seq.append(pick)
+        last = pick
+    return seq + [0] * three
+
+
+def pangu_vl_gather(c, sections):
+    """Column j from the row pangu_vl_ids gives it."""
+    ids = pangu_vl_ids(sections)
+    return torch.stack([c[row][..., j] for j, row in enumerate(ids)], dim=-1)
+
+
+def rotate_vllm(q, k, cos, sin, neox):
+    """vLLM's forward_native on HF's [B, H, S, D] with cos, sin [B, S, half]."""
+    c, s = cos.unsqueeze(1), sin.unsqueeze(1)
+    rot = 2 * cos.shape[-1]
+    out = []
+    for x in (q.to(F64), k.to(F64)):
+        x_rot, x_pass = _split(x, rot)
+        if neox:
+            x1, x2 = x_rot.chunk(2, dim=-1)
+            y = torch.cat((x1 * c - x2 * s, x2 * c + x1 * s), dim=-1)
+        else:
+            x1, x2 = x_rot[..., 0::2], x_rot[..., 1::2]
+            y = torch.stack((x1 * c - x2 * s, x2 * c + x1 * s), dim=-1).flatten(-2)
+        out.append(torch.cat((y, x_pass), dim=-1))
+    return tuple(out)
+
+
+VLLM_MROPE_GATHER = {2: ernie_vl_gather, 3: pangu_vl_gather}
+
+
 # --------------------------------------------------------------------------------------
 # The cases.
 
@@ -357,12 +425,14 @@ class ModelCase:
     hf_model_id: str             # representative checkpoint whose config.json is `config`
     config: dict                 # rope-relevant published fields, verbatim
     style: str                   # "neox": pairs (j, j + r/2); "gptj": pairs (2j, 2j + 1)
-    idiom: str                   # how HF applies it (see APPLY)
+    idiom: str                   # how HF applies it (see APPLY); "vllm": the gather of
+                                 # VLLM_MROPE_GATHER, then vLLM's forward_native
     notes: str
     softmax_scale_factor: float = 1.0   # the model's own extra factor on its softmax scale
     output_deinterleaved: bool = False  # DeepSeek-V3: HF leaves rotated pairs as evens|odds
     mrope_section: Optional[list] = None
     mrope_interleaved: bool = False
+    mrope_cache_mode: int = 0    # the layout, as ropekit's cache_mode (1 Qwen3-VL, 2 ERNIE, ...)
     source: str = ""             # where the config values were checked
     seq_len_for_table: Optional[int] = None  # GPT-J: size of its sin|cos table
 
@@ -393,6 +463,11 @@ class ModelCase:
         if self.idiom == "gptj":
             table = gptj_sincos_table(inv_freq, max(seq, self.seq_len_for_table or 0))
             return apply_gptj(q, k, table, position_ids)
+        if self.mrope_cache_mode in VLLM_MROPE_GATHER:
+            gather = VLLM_MROPE_GATHER[self.mrope_cache_mode]
+            cos, sin = (gather(c, self.mrope_section) * scaling
+                        for c in vllm_cos_sin(inv_freq, position_ids))
+            return rotate_vllm(q, k, cos, sin, self.style == "neox")
         if self.mrope_section is not None:
             freqs = mrope_freqs(inv_freq, position_ids, self.mrope_section,
                                 self.mrope_interleaved)
@@ -548,8 +623,36 @@ CASES = [
         "neox", "llama",
         "interleaved mrope: frequency j uses h if j%3==1 and j<60, w if j%3==2 and j<60, "
         "else t (ropekit cache_mode=1)",
-        mrope_section=[24, 20, 20], mrope_interleaved=True,
+        mrope_section=[24, 20, 20], mrope_interleaved=True, mrope_cache_mode=1,
         source="text_config (several copies agree)"),
+    ModelCase(
+        "ERNIE 4.5 VL", "baidu/ERNIE-4.5-VL-28B-A3B-PT",
+        {"model_type": "ernie4_5_moe_vl", "hidden_size": 2560, "num_attention_heads": 20,
+         "max_position_embeddings": 131072, "rope_theta": 500000, "rope_3d": True,
+         "freq_allocation": 20},
+        "gptj", "vllm",
+        "3-D rope [h w h w ... t t t] (ropekit cache_mode=2): sections (h, w, t) = (22, 22, "
+        "20) from freq_allocation; frequencies [0, 44) alternate the h and w positions, "
+        "[44, 64) take t; positions [3, B, S] rows (t, h, w)",
+        mrope_section=[22, 22, 20], mrope_cache_mode=2,
+        source="the checkpoint's own keys (rope_3d, freq_allocation) as vLLM's "
+               "ernie45_vl_moe.py reads them, with transformers' defaults for that "
+               "checkpoint (hidden 2560, 20 heads, 131072 positions, theta 500000); "
+               "transformers' port spells the sections rope_parameters.mrope_section"),
+    ModelCase(
+        "openPangu VL", "ascend-tribe/openPangu-VL-7B",
+        {"model_type": "PanguEmbedded", "hidden_size": 4096, "num_attention_heads": 32,
+         "head_dim": 128, "max_position_embeddings": 32768, "rope_theta": 16000000.0,
+         "rope_scaling": {"mrope_section": [24, 20, 20], "mrope_interleaved": True}},
+        "neox", "vllm",
+        "openPangu-VL's interleaved mrope (ropekit cache_mode=3): frequency j takes the row "
+        "of a greedy t/h/w sequence (t - 1 t slots spread among h and w, a final t); "
+        "positions [3, B, S]",
+        mrope_section=[24, 20, 20], mrope_interleaved=True, mrope_cache_mode=3,
+        source="no published config.json checked: the keys are those vLLM's openpangu.py "
+               "reads (mrope_interleaved turns the rope type into 'openpangu'), the sizes "
+               "openPangu-Embedded-7B's, the sections Qwen2.5-VL-style (t, h, w) = "
+               "(24, 20, 20); the layout does not depend on these values"),
     ModelCase(
         "Mistral 7B v0.1", "mistralai/Mistral-7B-v0.1",
         {"model_type": "mistral", "hidden_size": 4096, "num_attention_heads": 32, "max_position_embeddings": 32768,
@@ -704,7 +807,7 @@ CASES = [
          "max_position_embeddings": 131072, "rope_theta": 500000},
         "gptj", "glm",
         "GLM's interleaved idiom on the full head, computed in float32 by HF; ERNIE-4.5-VL "
-        "uses a 3-D rope of its own (not covered here)",
+        "has a 3-D rope of its own (its row)",
         source="config copy (model repo files)"),
 ]
 
@@ -735,7 +838,7 @@ def _generic(case, q, k, position_ids):
         if case.mrope_section is not None:
             pos = position_ids.reshape(3, b * s)
             y, _ = refs.rope(pos, tokens, cache, d, case.style == "neox",
-                             case.mrope_section, 1 if case.mrope_interleaved else 0)
+                             case.mrope_section, case.mrope_cache_mode)
         else:
             y, _ = refs.rope(position_ids.reshape(-1), tokens, cache, d, case.style == "neox")
         y = y.reshape(b, s, h, d).transpose(1, 2)

@@ -71,9 +71,30 @@ def partial_rotary_backward(g, r1, r2, mode, start, end):
     return grads[0], mag
 
 
+def _pangu_rows(sections):
+    """openPangu-VL's interleaved rows: a greedy walk over the rows' budgets (3 sections
+    (t, h, w): t - 1, h, w, then one closing t; 2 sections (h, w): h, w), each step the row
+    with budget left that has used the smallest share of it (lowest row on ties), never
+    the previous step's row while another one has budget."""
+    budget = list(sections[:1]) + list(sections[1:])
+    closing = len(sections) == 3
+    if closing:
+        budget[0] -= 1
+    used = [0] * len(budget)
+    out = []
+    for _ in range(sum(budget)):
+        live = [r for r in range(len(budget)) if used[r] < budget[r]]
+        choice = [r for r in live if not out or r != out[-1]] or live
+        best = min(choice, key=lambda r: (used[r] / budget[r], r))
+        used[best] += 1
+        out.append(best)
+    return out + [0] * closing
+
+
 def _coefficients(cache, positions, sections, cache_mode):
     """Per-token cos, sin [T, R/2] (vLLM/CANN: the cache row of each token's position;
-    mrope: section k of the row of position row k, or Qwen3-VL's interleaving)."""
+    mrope: section k of the row of position row k, Qwen3-VL's interleaving (mode 1),
+    ERNIE-4.5-VL's (2) or openPangu-VL's (3))."""
     cache = cache.double()
     if sections is None:
         return cache[positions.long()].chunk(2, dim=-1)
@@ -87,12 +108,17 @@ def _coefficients(cache, positions, sections, cache_mode):
         cos = torch.cat([rows[k][0][:, a:b] for k, (a, b) in enumerate(bounds)], dim=-1)
         sin = torch.cat([rows[k][1][:, a:b] for k, (a, b) in enumerate(bounds)], dim=-1)
         return cos, sin
-    src = [0] * h  # interleaved: j % 3 == 1 from row 1, j % 3 == 2 from row 2, while in range
-    for j in range(h):
-        if j % 3 == 1 and j // 3 < sections[1]:
-            src[j] = 1
-        elif j % 3 == 2 and j // 3 < sections[2]:
-            src[j] = 2
+    if cache_mode == 2:  # ERNIE-4.5-VL, sections (h, w, t): [h w h w ... t t t]
+        src = [1 + j % 2 if j < sections[0] + sections[1] else 0 for j in range(h)]
+    elif cache_mode == 3:
+        src = _pangu_rows(sections)
+    else:  # interleaved: j % 3 == 1 from row 1, j % 3 == 2 from row 2, while in range
+        src = [0] * h
+        for j in range(h):
+            if j % 3 == 1 and j // 3 < sections[1]:
+                src[j] = 1
+            elif j % 3 == 2 and j // 3 < sections[2]:
+                src[j] = 2
     cos = torch.stack([rows[src[j]][0][:, j] for j in range(h)], dim=-1)
     sin = torch.stack([rows[src[j]][1][:, j] for j in range(h)], dim=-1)
     return cos, sin

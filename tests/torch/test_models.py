@@ -2,7 +2,7 @@
 reproduce the model's own rope (model_cases.py: its published config and a float64
 reference written in its Hugging Face idiom) on random queries and keys at short and
 long positions, and rope_from_config reads the config as the row says (rotary dim,
-style, attention scaling, the softmax factor, mrope sections).
+style, attention scaling, the softmax factor, mrope sections and their layout).
 
 The calls: the cache from ropekit.torch.rope_from_config(config), then
 torch.ops.ropekit.rope_with_sin_cos_cache on HF's q, k [B, H, S, D] viewed as
@@ -59,8 +59,7 @@ def ropekit_rotate(case, found, q, k, pos):
     call on the [B, S, H, D] views, no copy."""
     kw = {}
     if found.mrope_section:
-        kw = dict(mrope_section=found.mrope_section,
-                  cache_mode=1 if found.mrope_interleaved else 0)
+        kw = dict(mrope_section=found.mrope_section, cache_mode=found.mrope_cache_mode)
     qo, ko = torch.ops.ropekit.rope_with_sin_cos_cache(
         pos, q.transpose(1, 2), k.transpose(1, 2), found.cache, found.head_dim,
         found.is_neox_style, **kw)
@@ -85,6 +84,7 @@ def test_row_reproduces_the_model(case, regime):
     assert found.softmax_scale_factor == pytest.approx(case.softmax_scale_factor, rel=1e-12)
     assert found.mrope_section == case.mrope_section
     assert found.mrope_interleaved == case.mrope_interleaved
+    assert found.mrope_cache_mode == case.mrope_cache_mode
     assert tuple(found.cache.shape) == (rows, case.rotary_dim)
 
     d = case.head_dim

@@ -434,7 +434,7 @@ def _rope_mutations(r):
            ("odd rotary dim", dict(cache=torch.cat((cache, cache[:, :1]), 1))),
            ("rotary dim above head_size", dict(cache=torch.cat((cache,) * (hs // rot + 1), 1)
                                                [:, :2 * (hs // 2) + 2])),
-           ("cache_mode 2", dict(cache_mode=2)),
+           ("cache_mode 4", dict(cache_mode=4)),
            ("not a tensor", dict(q=q.tolist()))]
     if t:
         q2 = q.reshape(t, -1)

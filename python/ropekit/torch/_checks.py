@@ -128,13 +128,18 @@ def _qk_layout(op, name, t, q_name, tokens, head_size):
               f"dim {dims + 1} must be head_size = {head_size}")
 
 
+# ropekit_rope_cache_mode: sectioned, Qwen3-VL, ERNIE-4.5-VL, openPangu-VL
+CACHE_MODES = (0, 1, 2, 3)
+
+
 def rope(op, positions, query, key, cache, head_size, is_neox, mrope_section, cache_mode,
          q_name="query", k_name="key", offsets=None):
     """Checks RopeWithSinCosCache's arguments (the native face's domain: token dims [T] or
     [B, S] from positions' rank, query/key of those dims followed by [H*hs] or [H, hs] of
     one float type, any float cache type (float64 only with float64 query/key), rotary
-    dim any even number up to head_size, any mrope sections summing to rotary_dim / 2,
-    offsets shaped like the token dims). Returns (sections or None)."""
+    dim any even number up to head_size, any mrope sections summing to rotary_dim / 2 in
+    the layout cache_mode names, offsets shaped like the token dims). Returns (sections or
+    None)."""
     tensor(op, "positions", positions)
     if positions.dtype not in (torch.int64, torch.int32):
         _fail(TypeError, op, f"positions dtype = {positions.dtype}",
@@ -168,8 +173,9 @@ def rope(op, positions, query, key, cache, head_size, is_neox, mrope_section, ca
     if rot < 2 or rot % 2 or rot > head_size:
         _fail(ValueError, op, f"cos_sin_cache shape = {list(cache.shape)}",
               f"rotary_dim (dim 1) must be even, at least 2 and at most head_size = {head_size}")
-    if cache_mode not in (0, 1) or isinstance(cache_mode, bool):
-        _fail(ValueError, op, f"cache_mode = {cache_mode!r}", "must be 0 or 1")
+    if cache_mode not in CACHE_MODES or isinstance(cache_mode, bool):
+        _fail(ValueError, op, f"cache_mode = {cache_mode!r}",
+              "must be 0 (sectioned), 1 (Qwen3-VL), 2 (ERNIE-4.5-VL) or 3 (openPangu-VL)")
     sections = None
     if mrope_section is not None:
         sections = _int_list(op, "mrope_section", mrope_section)
@@ -184,6 +190,12 @@ def rope(op, positions, query, key, cache, head_size, is_neox, mrope_section, ca
         elif cache_mode == 1 and len(sections) != 3:
             _fail(ValueError, op, f"mrope_section = {sections}",
                   "cache_mode 1 (interleaved mrope) needs exactly 3 sections")
+        elif cache_mode == 2 and (len(sections) != 3 or sections[0] != sections[1]):
+            _fail(ValueError, op, f"mrope_section = {sections}",
+                  "cache_mode 2 (ERNIE-4.5-VL) needs 3 sections (h, w, t) with h == w")
+        elif cache_mode == 3 and len(sections) not in (2, 3):
+            _fail(ValueError, op, f"mrope_section = {sections}",
+                  "cache_mode 3 (openPangu-VL) needs 2 sections (h, w) or 3 (t, h, w)")
     want = tokens if sections is None else [len(sections)] + tokens
     if list(positions.shape) != want:
         dims_name = "tokens" if dims == 1 else "batch, seq"

@@ -4,6 +4,7 @@ import numpy as np
 import torch
 
 from .. import tables
+from ._checks import CACHE_MODES as _CACHE_MODES
 from ._checks import _fail
 from ._ops import ops
 
@@ -86,16 +87,21 @@ class RotaryEmbedding(torch.nn.Module):
 
 
 class MRotaryEmbedding(RotaryEmbedding):
-    """vLLM's MRotaryEmbedding (Qwen2-VL, Qwen2.5-VL, Qwen3-VL): forward(positions [3, T]
-    (text, height, width rows) or [T], query, key, offsets=None; [B, S] token dims as in
-    RotaryEmbedding, the offsets added to every row). mrope_section splits rotary_dim / 2
-    into the rows' sections (e.g. [16, 24, 24]); mrope_interleaved (Qwen3-VL) takes the
-    rows round-robin (RopeWithSinCosCacheV2 cacheMode 1). Both may also come from
-    rope_scaling, as in the models' configs."""
+    """vLLM's MRotaryEmbedding (Qwen2-VL, Qwen2.5-VL, Qwen3-VL), and with cache_mode its
+    Ernie4_5_VLRotaryEmbedding and MRotaryEmbeddingInterleaved (openPangu-VL):
+    forward(positions [3, T] (temporal, height, width rows; [2, T] for openPangu's two
+    sections) or [T], query, key, offsets=None; [B, S] token dims as in RotaryEmbedding,
+    the offsets added to every row). mrope_section splits rotary_dim / 2 into the rows'
+    sections (e.g. [16, 24, 24]; ERNIE-4.5-VL's order is (h, w, t)); mrope_interleaved
+    (Qwen3-VL) takes the rows round-robin (RopeWithSinCosCacheV2 cacheMode 1). cache_mode
+    (0 to 3, ropekit_rope_cache_mode) names the layout outright: 2 ERNIE-4.5-VL's
+    [h w h w ... t t t], 3 openPangu-VL's interleaving. The sections and the interleaving
+    may also come from rope_scaling, as in the models' configs; rope_type "openpangu"
+    there means cache_mode 3."""
 
     def __init__(self, head_size, rotary_dim, max_position, base, is_neox_style,
                  rope_scaling=None, dtype=torch.float32, mrope_section=None,
-                 mrope_interleaved=None):
+                 mrope_interleaved=None, cache_mode=None):
         super().__init__(head_size, rotary_dim, max_position, base, is_neox_style, rope_scaling,
                          dtype)
         cfg = self.rope_scaling or {}
@@ -106,7 +112,13 @@ class MRotaryEmbedding(RotaryEmbedding):
         self.mrope_section = [int(s) for s in section]
         interleaved = (mrope_interleaved if mrope_interleaved is not None else
                        cfg.get("mrope_interleaved", False))
-        self.cache_mode = 1 if interleaved else 0
+        if cache_mode is None:
+            pangu = tables.rope_type_of(cfg) == "openpangu"
+            cache_mode = 3 if pangu else 1 if interleaved else 0
+        if cache_mode not in _CACHE_MODES or isinstance(cache_mode, bool):
+            _fail(ValueError, "MRotaryEmbedding", f"cache_mode = {cache_mode!r}",
+                  "must be 0 (sectioned), 1 (Qwen3-VL), 2 (ERNIE-4.5-VL) or 3 (openPangu-VL)")
+        self.cache_mode = cache_mode
 
     def forward(self, positions, query, key=None, offsets=None):
         if positions.dim() == 1:  # text only: plain rope
