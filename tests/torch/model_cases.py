@@ -640,7 +640,7 @@ CASES = [
                "checkpoint (hidden 2560, 20 heads, 131072 positions, theta 500000); "
                "transformers' port spells the sections rope_parameters.mrope_section"),
     ModelCase(
-        "openPangu VL", "ascend-tribe/openPangu-VL-7B",
+        "openPangu VL", "no published VL config: openPangu-Embedded-7B sizes",
         {"model_type": "PanguEmbedded", "hidden_size": 4096, "num_attention_heads": 32,
          "head_dim": 128, "max_position_embeddings": 32768, "rope_theta": 16000000.0,
          "rope_scaling": {"mrope_section": [24, 20, 20], "mrope_interleaved": True}},
