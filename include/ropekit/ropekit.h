@@ -454,6 +454,23 @@ ROPEKIT_API ropekit_status ropekit_rotary_coeffs_build(void *cos, void *sin, rop
                                                        ropekit_rotary_mode mode, double base,
                                                        const ropekit_rope_scaling *scaling);
 
+/* The same two tables from the caller's frequencies, for models whose frequencies no
+ * scaling type gives: angle = position * inv_freq[i] for the rotary_dim / 2 (len / 2)
+ * values of inv_freq (finite; read during the call only), and every cos and sin
+ * multiplied by `magnitude` (finite, > 0; 1 = none) before its one rounding. Row p holds
+ * position p. Given the inv_freq of ropekit_rope_table_frequencies for the same
+ * max_positions (where its position_divisor is 1: every type but LINEAR, and LongRoPE
+ * unstacked) and the magnitude of ropekit_rope_attention_scaling, they build the tables
+ * above bit for bit. */
+ROPEKIT_API ropekit_status ropekit_cos_sin_cache_from_inv_freq(void *cache, ropekit_dtype dtype,
+                                                               int64_t max_positions,
+                                                               int64_t rotary_dim,
+                                                               const double *inv_freq,
+                                                               double magnitude);
+ROPEKIT_API ropekit_status ropekit_rotary_coeffs_from_inv_freq(
+    void *cos, void *sin, ropekit_dtype dtype, int64_t num_positions, int64_t len,
+    ropekit_rotary_mode mode, const double *inv_freq, double magnitude);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,8 +1,9 @@
 """Cos/sin tables (include/ropekit/ropekit.h, "Cos/sin tables"): the RopeWithSinCosCache
 cache, InplacePartialRotaryMul's coefficient rows and the inverse frequencies, with the
 rope scaling variants of transformers and vLLM (linear, dynamic NTK, NTK, dynamic NTK
-alpha, YaRN, DeepSeek YaRN, Llama-3, LongRoPE), the attention scaling they bake into cos
-and sin, and rope_from_config, which reads all of it from a model's config.json.
+alpha, YaRN, DeepSeek YaRN, Llama-3, LongRoPE) or the caller's own frequencies, the
+attention scaling they bake into cos and sin, and rope_from_config, which reads all of it
+from a model's config.json.
 
 Angles are computed by the library in double precision and each stored value is rounded
 once to the requested dtype (float64 tables hold the double values themselves). bfloat16
@@ -71,6 +72,12 @@ _cache_build = bind("ropekit_cos_sin_cache_build", ctypes.c_int,
 _coeffs_build = bind("ropekit_rotary_coeffs_build", ctypes.c_int,
                      [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int64,
                       ctypes.c_int64, ctypes.c_int, ctypes.c_double, _SP])
+_cache_from_inv = bind("ropekit_cos_sin_cache_from_inv_freq", ctypes.c_int,
+                       [ctypes.c_void_p, ctypes.c_int, ctypes.c_int64, ctypes.c_int64,
+                        ctypes.c_void_p, ctypes.c_double])
+_coeffs_from_inv = bind("ropekit_rotary_coeffs_from_inv_freq", ctypes.c_int,
+                        [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int64,
+                         ctypes.c_int64, ctypes.c_int, ctypes.c_void_p, ctypes.c_double])
 
 # scalar fields of RopeScaling and the struct, in the struct's order
 _FIELDS = ("factor", "original_max_position", "beta_fast", "beta_slow",
@@ -319,6 +326,43 @@ def rotary_coeffs(num_positions, length, mode="interleave", base=10000.0, dtype=
     _check(_coeffs_build(cos.ctypes.data, sin.ctypes.data, ident, n, L, _types.mode_id(mode),
                          float(base), ptr), "ropekit_rotary_coeffs_build")
     del keep
+    return cos, sin
+
+
+def _given_inv_freq(inv_freq, op):
+    arr = np.ascontiguousarray(np.asarray(inv_freq, dtype=np.float64))
+    if arr.ndim != 1:
+        raise ValueError(f"{op}: inv_freq shape = {list(arr.shape)}: must be one-dimensional")
+    return arr
+
+
+def cos_sin_cache_from_inv_freq(max_positions, inv_freq, dtype="f32", magnitude=1.0):
+    """cos_sin_cache from the caller's frequencies (ropekit_cos_sin_cache_from_inv_freq):
+    a [max_positions, 2 * len(inv_freq)] array with cos(p * inv_freq) | sin(p * inv_freq),
+    both times magnitude, each value rounded once to dtype. inv_freq: float64 values (any
+    sequence), finite; magnitude finite and > 0."""
+    ident, storage = _storage(dtype)
+    inv = _given_inv_freq(inv_freq, "cos_sin_cache_from_inv_freq")
+    m, r = int(max_positions), 2 * inv.size
+    out = np.zeros((max(m, 0), r), storage)
+    _check(_cache_from_inv(out.ctypes.data, ident, m, r, inv.ctypes.data, float(magnitude)),
+           "ropekit_cos_sin_cache_from_inv_freq")
+    return out
+
+
+def rotary_coeffs_from_inv_freq(num_positions, inv_freq, mode="interleave", dtype="f32",
+                                magnitude=1.0):
+    """rotary_coeffs from the caller's frequencies (ropekit_rotary_coeffs_from_inv_freq):
+    (cos, sin), each [num_positions, 2 * len(inv_freq)] in the layout of `mode`, times
+    magnitude."""
+    ident, storage = _storage(dtype)
+    inv = _given_inv_freq(inv_freq, "rotary_coeffs_from_inv_freq")
+    n, L = int(num_positions), 2 * inv.size
+    cos = np.zeros((max(n, 0), L), storage)
+    sin = np.zeros_like(cos)
+    _check(_coeffs_from_inv(cos.ctypes.data, sin.ctypes.data, ident, n, L, _types.mode_id(mode),
+                            inv.ctypes.data, float(magnitude)),
+           "ropekit_rotary_coeffs_from_inv_freq")
     return cos, sin
 
 

@@ -1,7 +1,7 @@
 /* Cos/sin tables: RopeWithSinCosCache's [max_positions, rotary_dim] cache and
- * InplacePartialRotaryMul's per-position coefficient rows, with the rope scaling
- * variants inference engines use (rope_scaling.c). Angles are computed in double and
- * each stored value is rounded once. */
+ * InplacePartialRotaryMul's per-position coefficient rows, with the frequencies of the
+ * rope scaling variants inference engines use (rope_scaling.c) or the caller's own.
+ * Angles are computed in double and each stored value is rounded once. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -16,9 +16,22 @@
 /* Parameters that pass their own checks can still combine into frequencies, angles or
  * magnitudes that are not finite (a tiny linear factor makes positions infinite; a huge
  * attention factor overflows the dtype): refused before anything is written. rows = 0
- * checks only the frequencies. */
+ * checks only the frequencies. `given`: the caller's inv_freq, not a scaling's. */
 static ropekit_status rk_check_frequencies(const char *api, const double *inv, int64_t h,
-                                           int64_t rows, double last_position);
+                                           int64_t rows, double last_position, bool given);
+
+static ropekit_status rk_check_rotary_dim(const char *api, int64_t rotary_dim) {
+    if (rotary_dim < 2 || rotary_dim % 2)
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: rotary_dim = %lld: must be even, >= 2",
+                            api, (long long)rotary_dim);
+    return ROPEKIT_OK;
+}
+
+static ropekit_status rk_check_base(const char *api, double base) {
+    if (!(base > 1) || !isfinite(base))
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: base = %g: must be > 1", api, base);
+    return ROPEKIT_OK;
+}
 
 /* The frequencies of ropekit_rope_inv_freq (divisor NULL: positions' divisor folded into
  * them) or ropekit_rope_table_frequencies (divisor reported). */
@@ -29,12 +42,11 @@ static ropekit_status rk_frequencies_query(const char *api, double *inv_freq, do
         return rk_error_set(ROPEKIT_NULL_POINTER, "%s: inv_freq = NULL", api);
     if (!fold && !divisor)
         return rk_error_set(ROPEKIT_NULL_POINTER, "%s: position_divisor = NULL", api);
-    if (rotary_dim < 2 || rotary_dim % 2)
-        return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: rotary_dim = %lld: must be even, >= 2",
-                            api, (long long)rotary_dim);
-    if (!(base > 1) || !isfinite(base))
-        return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: base = %g: must be > 1", api, base);
-    ropekit_status st = rk_check_scaling(scaling, rotary_dim, api);
+    ropekit_status st = rk_check_rotary_dim(api, rotary_dim);
+    if (st == ROPEKIT_OK)
+        st = rk_check_base(api, base);
+    if (st == ROPEKIT_OK)
+        st = rk_check_scaling(scaling, rotary_dim, api);
     if (st != ROPEKIT_OK)
         return st;
     const int64_t h = rotary_dim / 2;
@@ -47,7 +59,7 @@ static ropekit_status rk_frequencies_query(const char *api, double *inv_freq, do
     if (fold)
         for (int64_t i = 0; i < h; i++)
             inv[i] /= position_divisor;
-    st = rk_check_frequencies(api, inv, h, 0, 1.0);
+    st = rk_check_frequencies(api, inv, h, 0, 1.0, false);
     if (st == ROPEKIT_OK) {
         memcpy(inv_freq, inv, (size_t)h * sizeof *inv);
         if (!fold)
@@ -76,10 +88,9 @@ ropekit_status ropekit_rope_attention_scaling(double *attention_scaling, int64_t
     static const char api[] = "ropekit_rope_attention_scaling";
     if (!attention_scaling)
         return rk_error_set(ROPEKIT_NULL_POINTER, "%s: attention_scaling = NULL", api);
-    if (rotary_dim < 2 || rotary_dim % 2)
-        return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: rotary_dim = %lld: must be even, >= 2",
-                            api, (long long)rotary_dim);
-    ropekit_status st = rk_check_scaling(scaling, rotary_dim, api);
+    ropekit_status st = rk_check_rotary_dim(api, rotary_dim);
+    if (st == ROPEKIT_OK)
+        st = rk_check_scaling(scaling, rotary_dim, api);
     if (st != ROPEKIT_OK)
         return st;
     const double magnitude = rk_scaling_magnitude(scaling);
@@ -93,22 +104,22 @@ ropekit_status ropekit_rope_attention_scaling(double *attention_scaling, int64_t
 }
 
 static ropekit_status rk_check_frequencies(const char *api, const double *inv, int64_t h,
-                                           int64_t rows, double last_position) {
+                                           int64_t rows, double last_position, bool given) {
     double largest = 0;
     for (int64_t f = 0; f < h; f++) {
         if (!isfinite(inv[f]))
-            return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
-                                "%s: inverse frequency %lld = %g: the scaling parameters give no "
-                                "finite frequency",
-                                api, (long long)f, inv[f]);
+            return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: %s %lld = %g: %s", api,
+                                given ? "inv_freq" : "inverse frequency", (long long)f, inv[f],
+                                given ? "must be finite"
+                                      : "the scaling parameters give no finite frequency");
         if (fabs(inv[f]) > largest)
             largest = fabs(inv[f]);
     }
     if (rows > 0 && !isfinite(last_position * largest))
-        return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
-                            "%s: angle of position %lld = %g * %g: not finite (the scaling "
-                            "factor is too small)",
-                            api, (long long)(rows - 1), last_position, largest);
+        return rk_error_set(
+            ROPEKIT_INVALID_ARGUMENT, "%s: angle of position %lld = %g * %g: not finite (%s)", api,
+            (long long)(rows - 1), last_position, largest,
+            given ? "inv_freq too large for max_positions" : "the scaling factor is too small");
     return ROPEKIT_OK;
 }
 
@@ -138,7 +149,7 @@ static bool rk_stores_finite(double v, ropekit_dtype dtype) {
 }
 
 static ropekit_status rk_check_table(const char *api, ropekit_dtype dtype, int64_t rows,
-                                     int64_t len, double base) {
+                                     int64_t len) {
     if (rk_kdtype_of(dtype) < 0)
         return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
                             "%s: dtype = %d: must be float32, float16, bfloat16 or float64", api,
@@ -146,11 +157,9 @@ static ropekit_status rk_check_table(const char *api, ropekit_dtype dtype, int64
     if (rows < 0)
         return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: positions = %lld: must be >= 0", api,
                             (long long)rows);
-    if (len < 2 || len % 2)
-        return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: rotary_dim = %lld: must be even, >= 2",
-                            api, (long long)len);
-    if (!(base > 1) || !isfinite(base))
-        return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: base = %g: must be > 1", api, base);
+    ropekit_status st = rk_check_rotary_dim(api, len);
+    if (st != ROPEKIT_OK)
+        return st;
     /* in bytes of fp32 for the narrower types too, float64's own size for float64 */
     const int64_t item = dtype == ROPEKIT_F64 ? 8 : 4;
     if (len > (INT64_MAX / item) / (rows > 0 ? rows : 1))
@@ -190,9 +199,11 @@ struct rk_table_layout {
  * [split, rows) use inv[h, 2h) at position p - split (vLLM's stacked LongRoPE table; split
  * = rows otherwise). Each position is divided by `divisor` before it meets them. */
 struct rk_table_freqs {
-    double *inv;
+    const double *inv;
+    double *owned; /* what inv points to when the builder computed it */
     int64_t split;
     double divisor, magnitude;
+    bool given; /* the caller's inv_freq and magnitude, not a scaling's */
 };
 
 static ropekit_status rk_table_freqs_make(const char *api, struct rk_table_freqs *t, int64_t rows,
@@ -200,17 +211,18 @@ static ropekit_status rk_table_freqs_make(const char *api, struct rk_table_freqs
                                           const ropekit_rope_scaling *scaling) {
     const int64_t h = len / 2;
     const bool two_sets = rk_scaling_two_sets(scaling);
-    t->inv = malloc((size_t)h * (two_sets ? 2 : 1) * sizeof *t->inv);
-    if (!t->inv)
+    double *inv = malloc((size_t)h * (two_sets ? 2 : 1) * sizeof *inv);
+    if (!inv)
         return rk_error_set(ROPEKIT_NO_MEMORY, "%s: out of memory", api);
+    t->inv = t->owned = inv;
     t->split = rows;
     if (two_sets) {
-        rk_scaling_frequencies(t->inv, len, base, rows, scaling, false);
-        rk_scaling_frequencies(t->inv + h, len, base, rows, scaling, true);
+        rk_scaling_frequencies(inv, len, base, rows, scaling, false);
+        rk_scaling_frequencies(inv + h, len, base, rows, scaling, true);
         if (scaling->original_max_position < rows)
             t->split = scaling->original_max_position;
     } else {
-        rk_scaling_frequencies(t->inv, len, base, rows, scaling,
+        rk_scaling_frequencies(inv, len, base, rows, scaling,
                                rk_scaling_uses_long_factors(scaling, rows));
     }
     t->divisor = rk_scaling_position_divisor(scaling);
@@ -223,12 +235,14 @@ static ropekit_status rk_table_freqs_check(const char *api, const struct rk_tabl
                                            int64_t rows, int64_t h, ropekit_dtype dtype) {
     const int64_t count = t->split < rows ? 2 * h : h;
     ropekit_status st =
-        rk_check_frequencies(api, t->inv, count, rows, (double)(rows - 1) / t->divisor);
+        rk_check_frequencies(api, t->inv, count, rows, (double)(rows - 1) / t->divisor, t->given);
     if (st == ROPEKIT_OK && !rk_stores_finite(t->magnitude, dtype))
         st = rk_error_set(ROPEKIT_INVALID_ARGUMENT,
-                          "%s: cos/sin scaled by %g (the scaling's attention factor): larger "
-                          "than the largest %s",
-                          api, t->magnitude, ropekit_dtype_name(dtype));
+                          "%s: cos/sin scaled by %g (%s): larger than "
+                          "the largest %s",
+                          api, t->magnitude,
+                          t->given ? "magnitude" : "the scaling's attention factor",
+                          ropekit_dtype_name(dtype));
     return st;
 }
 
@@ -257,30 +271,61 @@ static void rk_table_fill(const struct rk_table_layout *out, const struct rk_tab
     }
 }
 
-/* Checks the arguments shared by both builders, then fills every row. */
-static ropekit_status rk_table_build(const char *api, const struct rk_table_layout *out,
-                                     int64_t rows, int64_t len, double base,
-                                     const ropekit_rope_scaling *scaling) {
-    ropekit_status st = rk_check_table(api, out->dtype, rows, len, base);
-    if (st == ROPEKIT_OK)
-        st = rk_check_scaling(scaling, len, api);
-    if (st != ROPEKIT_OK)
-        return st;
+/* An empty table needs no buffer. */
+static ropekit_status rk_check_buffers(const char *api, const struct rk_table_layout *out,
+                                       int64_t rows) {
     if ((!out->cos || !out->sin) && rows > 0)
         return rk_error_set(ROPEKIT_NULL_POINTER, "%s: %s = NULL", api,
                             out->cache  ? "cache"
                             : !out->cos ? "cos"
                                         : "sin");
-    if (rows == 0)
-        return ROPEKIT_OK; /* nothing to write: no frequency table for an empty one */
-    struct rk_table_freqs freqs = {NULL, 0, 1.0, 1.0};
+    return ROPEKIT_OK;
+}
+
+/* A table of the frequencies of base and a scaling: checks every argument, then fills
+ * every row. */
+static ropekit_status rk_table_build(const char *api, const struct rk_table_layout *out,
+                                     int64_t rows, int64_t len, double base,
+                                     const ropekit_rope_scaling *scaling) {
+    ropekit_status st = rk_check_table(api, out->dtype, rows, len);
+    if (st == ROPEKIT_OK)
+        st = rk_check_base(api, base);
+    if (st == ROPEKIT_OK)
+        st = rk_check_scaling(scaling, len, api);
+    if (st == ROPEKIT_OK)
+        st = rk_check_buffers(api, out, rows);
+    if (st != ROPEKIT_OK || rows == 0)
+        return st; /* nothing to write: no frequency table for an empty one */
+    struct rk_table_freqs freqs = {NULL, NULL, 0, 1.0, 1.0, false};
     st = rk_table_freqs_make(api, &freqs, rows, len, base, scaling);
+    if (st == ROPEKIT_OK)
+        st = rk_table_freqs_check(api, &freqs, rows, len / 2, out->dtype);
+    if (st == ROPEKIT_OK)
+        rk_table_fill(out, &freqs, rows, len);
+    free(freqs.owned);
+    return st;
+}
+
+/* A table of the caller's len / 2 frequencies and magnitude: the same checks and fill,
+ * with position divisor 1 and one frequency set. */
+static ropekit_status rk_table_build_given(const char *api, const struct rk_table_layout *out,
+                                           int64_t rows, int64_t len, const double *inv_freq,
+                                           double magnitude) {
+    ropekit_status st = rk_check_table(api, out->dtype, rows, len);
+    if (st == ROPEKIT_OK)
+        st = rk_check_buffers(api, out, rows);
+    if (st == ROPEKIT_OK && !inv_freq)
+        st = rk_error_set(ROPEKIT_NULL_POINTER, "%s: inv_freq = NULL", api);
+    if (st == ROPEKIT_OK && (!(magnitude > 0) || !isfinite(magnitude)))
+        st = rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: magnitude = %g: must be finite, > 0", api,
+                          magnitude);
     if (st != ROPEKIT_OK)
         return st;
+    /* checked for an empty table too: the frequencies are an argument, not derived */
+    const struct rk_table_freqs freqs = {inv_freq, NULL, rows, 1.0, magnitude, true};
     st = rk_table_freqs_check(api, &freqs, rows, len / 2, out->dtype);
     if (st == ROPEKIT_OK)
         rk_table_fill(out, &freqs, rows, len);
-    free(freqs.inv);
     return st;
 }
 
@@ -292,17 +337,44 @@ ropekit_status ropekit_cos_sin_cache_build(void *cache, ropekit_dtype dtype, int
                           scaling);
 }
 
-ropekit_status ropekit_rotary_coeffs_build(void *cos_out, void *sin_out, ropekit_dtype dtype,
-                                           int64_t num_positions, int64_t len,
-                                           ropekit_rotary_mode mode, double base,
-                                           const ropekit_rope_scaling *scaling) {
-    static const char api[] = "ropekit_rotary_coeffs_build";
+ropekit_status ropekit_cos_sin_cache_from_inv_freq(void *cache, ropekit_dtype dtype,
+                                                   int64_t max_positions, int64_t rotary_dim,
+                                                   const double *inv_freq, double magnitude) {
+    struct rk_table_layout out = {cache, cache, true, ROPEKIT_ROTARY_HALF, dtype};
+    return rk_table_build_given("ropekit_cos_sin_cache_from_inv_freq", &out, max_positions,
+                                rotary_dim, inv_freq, magnitude);
+}
+
+static ropekit_status rk_check_mode(const char *api, ropekit_rotary_mode mode, int64_t len) {
     if ((int)mode < 0 || (int)mode > 3)
         return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: mode = %d: must be 0-3", api, (int)mode);
     if (mode == ROPEKIT_ROTARY_QUARTER && len % 4)
         return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
                             "%s: len = %lld: quarter mode needs a multiple of 4", api,
                             (long long)len);
+    return ROPEKIT_OK;
+}
+
+ropekit_status ropekit_rotary_coeffs_build(void *cos_out, void *sin_out, ropekit_dtype dtype,
+                                           int64_t num_positions, int64_t len,
+                                           ropekit_rotary_mode mode, double base,
+                                           const ropekit_rope_scaling *scaling) {
+    static const char api[] = "ropekit_rotary_coeffs_build";
+    ropekit_status st = rk_check_mode(api, mode, len);
+    if (st != ROPEKIT_OK)
+        return st;
     struct rk_table_layout out = {cos_out, sin_out, false, mode, dtype};
     return rk_table_build(api, &out, num_positions, len, base, scaling);
+}
+
+ropekit_status ropekit_rotary_coeffs_from_inv_freq(void *cos_out, void *sin_out,
+                                                   ropekit_dtype dtype, int64_t num_positions,
+                                                   int64_t len, ropekit_rotary_mode mode,
+                                                   const double *inv_freq, double magnitude) {
+    static const char api[] = "ropekit_rotary_coeffs_from_inv_freq";
+    ropekit_status st = rk_check_mode(api, mode, len);
+    if (st != ROPEKIT_OK)
+        return st;
+    struct rk_table_layout out = {cos_out, sin_out, false, mode, dtype};
+    return rk_table_build_given(api, &out, num_positions, len, inv_freq, magnitude);
 }

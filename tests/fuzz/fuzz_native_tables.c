@@ -1,11 +1,14 @@
 /* Fuzz target: the native table builders (ropekit_rope_inv_freq,
- * ropekit_cos_sin_cache_build, ropekit_rotary_coeffs_build) with any sizes, dtypes, bases
- * and scaling parameters (NaN, inf, huge, negative).
+ * ropekit_cos_sin_cache_build, ropekit_rotary_coeffs_build, ropekit_cos_sin_cache_from_inv_freq)
+ * with any sizes, dtypes, bases, scaling parameters, frequencies and magnitudes (NaN, inf,
+ * huge, negative).
  *
  * Oracle: a rejected call returns an error with a message and writes nothing; an accepted
  * call writes only finite values; without scaling (and with linear scaling) every value is
  * within one rounding of cos/sin of the float64 angle; the coefficient rows hold the cache's
- * values in the mode's pair layout (each frequency on both members of its pair). When the
+ * values in the mode's pair layout (each frequency on both members of its pair); the
+ * builder of given frequencies, fed the scaling's own (position divisor 1) and magnitude,
+ * builds the cache's bytes. When the
  * table would not fit the arena the call is made only if its size overflows, with a
  * one-element buffer: the library must refuse it, or ASan reports the write. */
 #include <math.h>
@@ -162,6 +165,44 @@ static void check_inv_freq(fz_input *in, const ropekit_rope_scaling *sc, double 
     fz_arena_free(&a);
 }
 
+/* The cache of the frequencies and magnitude the scaling builder used, perhaps with one
+ * frequency and the magnitude replaced by fuzzed values. Read after every older field, so
+ * older inputs decode as before. */
+static void check_given(fz_input *in, fz_arena *a, const uint8_t *cache, ropekit_status cache_st,
+                        uint8_t *given, ropekit_dtype dtype, int64_t rows, int64_t len, double base,
+                        const ropekit_rope_scaling *scaling) {
+    static const double kOdd[] = {NAN, INFINITY, -INFINITY, 1e308, 1e39, 65520.0, 0.0, -1.0};
+    enum { kMaxPairs = 65 }; /* len <= 130 */
+    if (len > 2 * kMaxPairs)
+        return; /* the library would read more frequencies than this array holds */
+    const int64_t h = len >= 2 ? len / 2 : 1;
+    double inv[kMaxPairs], divisor = 0, magnitude = 1;
+    for (int64_t i = 0; i < h; ++i)
+        inv[i] = 1.0 / (double)(i + 1);
+    const bool derived =
+        ropekit_rope_table_frequencies(inv, &divisor, len, base, rows, scaling) == ROPEKIT_OK &&
+        ropekit_rope_attention_scaling(&magnitude, len, scaling) == ROPEKIT_OK && divisor == 1.0;
+    const uint8_t change = fz_u8(in);
+    if (change & 1)
+        inv[fz_range(in, 0, (int)h - 1)] =
+            fz_bool(in) ? kOdd[fz_range(in, 0, 7)] : fz_double(in, -1e6, 1e6);
+    if (change & 2)
+        magnitude = fz_bool(in) ? kOdd[fz_range(in, 0, 7)] : fz_double(in, 0.0, 1e5);
+    fz_snapshot(a);
+    ropekit_status st =
+        ropekit_cos_sin_cache_from_inv_freq(given, dtype, rows, len, inv, magnitude);
+    if (st != ROPEKIT_OK) {
+        expect_rejected(a, st, "ropekit_cos_sin_cache_from_inv_freq");
+        return;
+    }
+    for (int64_t i = 0; i < rows * len; ++i)
+        FZ_CHECK(isfinite(load(given, i, dtype)), "given-frequency value %lld not finite",
+                 (long long)i);
+    if (derived && !(change & 3) && cache_st == ROPEKIT_OK)
+        FZ_CHECK(memcmp(given, cache, (size_t)(rows * len) * ropekit_dtype_size(dtype)) == 0,
+                 "the scaling's frequencies and magnitude give another cache");
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fz_input in = {data, size};
     ropekit_rope_scaling sc;
@@ -197,10 +238,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     uint8_t *cache = (uint8_t *)fz_alloc(&a, room);
     uint8_t *cos_rows = (uint8_t *)fz_alloc(&a, room);
     uint8_t *sin_rows = (uint8_t *)fz_alloc(&a, room);
-    FZ_CHECK(cache && cos_rows && sin_rows, "arena exhausted by %zu bytes", room);
+    uint8_t *given = (uint8_t *)fz_alloc(&a, room);
+    FZ_CHECK(cache && cos_rows && sin_rows && given, "arena exhausted by %zu bytes", room);
     memset(cache, 0xa5, room);
     memset(cos_rows, 0xa5, room);
     memset(sin_rows, 0xa5, room);
+    memset(given, 0xa5, room);
     fz_snapshot(&a);
 
     ropekit_status st = ropekit_cos_sin_cache_build(cache, dtype, rows, len, base, scaling);
@@ -259,6 +302,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                 }
         }
     }
+    check_given(&in, &a, cache, overflows ? ROPEKIT_INVALID_ARGUMENT : st, given, dtype, rows, len,
+                base, scaling);
     fz_arena_free(&a);
     return 0;
 }

@@ -17,6 +17,10 @@ angles in float32 (inv_freq is a float32 buffer, `inv_freq @ position_ids` runs 
 autocast disabled in float32, some models then cast cos/sin to the activation dtype);
 everything here is float64, so these references are what HF approximates.
 
+OWN_CALL_CASES are models whose rope the generic path (one position per token and a
+table of a rope type) cannot express: each gives its reference on the tensors its HF
+attention rotates and the ropekit calls of its docs/models.md row (`ropekit_call`).
+
 `python model_cases.py` checks every reference on random data: rotations preserve each
 pair's norm (times the attention scaling), position 0 is the identity (times the scaling),
 and each idiom agrees with the generic pair rotation of refs.py fed the case's cache."""
@@ -811,7 +815,120 @@ CASES = [
         source="config copy (model repo files)"),
 ]
 
-BY_NAME = {case.name: case for case in CASES}
+
+
+# --------------------------------------------------------------------------------------
+# Cases with a call of their own.
+
+
+def llama4_vision_freqs_ci(config):
+    """HF's Llama4VisionRotaryEmbedding (float64 here): [patches + 1, 1, D/2] complex. The
+    grid's patches are numbered row by row, the class token is last with index -2 and its
+    angles zeroed; rope_freq has D/4 values, x and y angles are repeat_interleave'd, the
+    two concatenated and every other one kept, so pair j < D/4 turns by (x + 1) f_j and
+    pair D/4 + j by (y + 1) f_j."""
+    idx = config["image_size"] // config["patch_size"]
+    img_idx = torch.arange(idx ** 2, dtype=torch.int32).reshape(idx ** 2, 1)
+    img_idx = torch.cat([img_idx, img_idx[:1]], dim=0)
+    img_idx[-1, -1] = -2  # ID_CLS_TOKEN
+    frequencies_x = img_idx % idx
+    frequencies_y = img_idx // idx
+    freq_dim = config["hidden_size"] // config["num_attention_heads"] // 2
+    rope_freq = 1.0 / (config["rope_theta"] ** (
+        torch.arange(0, freq_dim, 2)[: (freq_dim // 2)].to(F64) / freq_dim))
+    freqs_x = ((frequencies_x + 1)[..., None] * rope_freq[None, None, :]).repeat_interleave(
+        2, dim=-1)
+    freqs_y = ((frequencies_y + 1)[..., None] * rope_freq[None, None, :]).repeat_interleave(
+        2, dim=-1)
+    freqs = torch.cat([freqs_x, freqs_y], dim=-1).contiguous()[..., ::2]
+    freqs = freqs.masked_fill(img_idx.reshape(-1, 1, 1) < 0, 0)
+    return torch.view_as_complex(torch.stack([torch.cos(freqs), torch.sin(freqs)], dim=-1))
+
+
+def llama4_vision_tokens(config):
+    return (config["image_size"] // config["patch_size"]) ** 2 + 1
+
+
+def llama4_vision_reference(config, q, k):
+    """HF's vision_apply_rotary_emb on q, k [B, S, H, D] (the vision attention rotates
+    before its transpose): consecutive pairs as complex numbers times freqs_ci, broadcast
+    over batch and heads (HF: complex64; here complex128)."""
+    freqs_ci = llama4_vision_freqs_ci(config)
+    out = []
+    for x in (q, k):
+        x_ = torch.view_as_complex(x.to(F64).reshape(*x.shape[:-1], -1, 2).contiguous())
+        shape = [d if i == 1 or i == x_.ndim - 1 else 1 for i, d in enumerate(x_.shape)]
+        out.append(torch.view_as_real(x_ * freqs_ci.view(*shape)).flatten(3))
+    return tuple(out)
+
+
+def llama4_vision_ropekit(config, q, k):
+    """docs/models.md's Llama 4 (vision) row on HF's q, k [B, S, H, D]."""
+    import ropekit.torch as rt
+    c = config  # config.json's "vision_config"
+    vis = rt.llama4_vision_rope(c["image_size"], c["patch_size"],
+                                c["hidden_size"] // c["num_attention_heads"], c["rope_theta"])
+    positions = vis.positions[:, None].expand(-1, q.shape[0], -1)  # [2, B, S]
+    return torch.ops.ropekit.rope_with_sin_cos_cache(
+        positions, q, k, vis.cache, vis.head_dim, vis.is_neox_style,
+        mrope_section=vis.mrope_section, cache_mode=vis.cache_mode)
+
+
+def llama4_vision_as_mrope(config, q, k):
+    """The same rotation as refs.rope's mrope (vLLM's forward_native) in float64: rows x + 1
+    and y + 1 (0 and 0 for the class token), sections [D/4, D/4], pairs (2j, 2j + 1), on
+    the cache of inv_freq = f | f. The self-test checks it against the HF idiom."""
+    import refs
+    idx = config["image_size"] // config["patch_size"]
+    d = head_dim(config)
+    f = inv_freq_default(float(config["rope_theta"]), d // 2)
+    t = angles(torch.cat((f, f)), torch.arange(idx + 1))
+    cache = torch.cat((t.cos(), t.sin()), dim=-1)
+    patch = torch.arange(idx * idx)
+    pos = torch.zeros(2, idx * idx + 1, dtype=torch.long)
+    pos[0, :-1], pos[1, :-1] = patch % idx + 1, patch // idx + 1
+    out = []
+    for x in (q, k):
+        b, s, h, _ = x.shape
+        y, _ = refs.rope(pos.repeat(1, b), x.reshape(b * s, h, d), cache, d, False, [d // 4] * 2)
+        out.append(y.reshape(b, s, h, d))
+    return tuple(out)
+
+
+@dataclass
+class OwnCallCase:
+    name: str                    # family, as in docs/models.md
+    hf_model_id: str             # checkpoint whose config (here: its sub-config) is `config`
+    config: dict                 # rope-relevant published fields, verbatim
+    style: str                   # as ModelCase.style
+    notes: str
+    layout: str                  # the layout of q, k where HF rotates them
+    tokens: Callable             # (config) -> the sequence length the rope is defined for
+    reference: Callable          # (config, q, k) -> rotated (q, k), float64, HF's idiom
+    ropekit_call: Callable       # (config, q, k) -> rotated (q, k): the row's ropekit calls
+    as_mrope: Optional[Callable] = None  # (config, q, k): the mapping, in float64 (self-test)
+    source: str = ""
+
+    @property
+    def head_dim(self):
+        return head_dim(self.config)
+
+
+OWN_CALL_CASES = [
+    OwnCallCase(
+        "Llama 4 (vision)", "meta-llama/Llama-4-Scout-17B-16E-Instruct",
+        {"model_type": "llama4_vision_model", "hidden_size": 1408, "image_size": 336,
+         "num_attention_heads": 16, "patch_size": 14, "rope_theta": 10000},
+        "gptj",
+        "vision_config: 24 x 24 patches + class token (577 tokens), head 88; 2-D rope as "
+        "mrope with rows x + 1, y + 1 and sections [22, 22]",
+        "[B, S, H, D]", llama4_vision_tokens, llama4_vision_reference, llama4_vision_ropekit,
+        llama4_vision_as_mrope,
+        source="vision_config as published with the Scout and Maverick checkpoints (copies in "
+               "public repositories' tests agree)"),
+]
+
+BY_NAME = {case.name: case for case in CASES + OWN_CALL_CASES}
 
 
 # --------------------------------------------------------------------------------------
@@ -937,6 +1054,29 @@ def self_test(seed=0):
             for key in ("short_factor", "long_factor"):
                 if len(scaling_dict(case.config)[key]) != case.rotary_dim // 2:
                     failures.append(f"{case.name}: {key} length")
+    failures += _self_test_own_call(g)
+    return failures
+
+
+def _self_test_own_call(g):
+    """Own-call cases: the HF idiom agrees with the mrope mapping the row documents,
+    preserves pair norms and leaves the class token (last) unrotated."""
+    failures = []
+    for case in OWN_CALL_CASES:
+        s, d = case.tokens(case.config), case.head_dim
+        q = torch.rand(2, s, 3, d, generator=g, dtype=F64) * 2 - 1
+        k = torch.rand(2, s, 1, d, generator=g, dtype=F64) * 2 - 1
+        got = case.reference(case.config, q, k)
+        mapped = case.as_mrope(case.config, q, k)
+        err = max((a - b).abs().max().item() for a, b in zip(got, mapped))
+        if err > 1e-12:
+            failures.append(f"{case.name}: idiom vs its mrope mapping, max err {err:.3g}")
+        for x, y in zip((q, k), got):
+            if not torch.allclose(y[..., 0::2].hypot(y[..., 1::2]),
+                                  x[..., 0::2].hypot(x[..., 1::2]), rtol=1e-12, atol=1e-12):
+                failures.append(f"{case.name}: pair norms not preserved")
+            if not torch.allclose(y[:, -1], x[:, -1], rtol=0, atol=1e-15):
+                failures.append(f"{case.name}: class token rotated")
     return failures
 
 
@@ -952,12 +1092,14 @@ if __name__ == "__main__":
     problems = self_test()
     for p in problems:
         print("FAIL", p)
-    width = max(len(c.name) for c in CASES)
+    width = max(len(c.name) for c in CASES + OWN_CALL_CASES)
     for c in CASES:
         print(f"{c.name:<{width}}  {c.rope_type:<8} {c.style:<4} rot {c.rotary_dim:>3}/"
               f"{c.head_dim:<3} scaling {c.attention_scaling:.6f} softmax x"
               f"{c.softmax_scale_factor:.6f}")
+    for c in OWN_CALL_CASES:
+        print(f"{c.name:<{width}}  own call {c.style:<4} head {c.head_dim}, {c.layout}")
     print("transformers:", "importable (no comparison written yet)" if have_hf
           else "not importable here; references not compared with HF's functions")
-    print(f"{len(CASES)} cases, {len(problems)} failures")
+    print(f"{len(CASES) + len(OWN_CALL_CASES)} cases, {len(problems)} failures")
     sys.exit(1 if problems else 0)

@@ -7,7 +7,9 @@ style, attention scaling, the softmax factor, mrope sections and their layout).
 The calls: the cache from ropekit.torch.rope_from_config(config), then
 torch.ops.ropekit.rope_with_sin_cos_cache on HF's q, k [B, H, S, D] viewed as
 [B, S, H, D] with position ids [B, S] ([3, B, S] for mrope); DeepSeek-V3's output is
-reordered as HF returns it (evens | odds of each head's rotated part)."""
+reordered as HF returns it (evens | odds of each head's rotated part). Rows whose rope
+that path cannot express (OWN_CALL_CASES: Llama 4's vision rope) run their own
+documented call, the case's ropekit_call, on the tensors HF rotates."""
 import re
 import zlib
 from pathlib import Path
@@ -17,7 +19,7 @@ import torch
 
 import ropekit
 import ropekit.torch as rt
-from model_cases import BY_NAME, CASES, gptj_sincos_table
+from model_cases import BY_NAME, CASES, OWN_CALL_CASES, gptj_sincos_table
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "models.md"
 B, H, S = 2, 2, 5
@@ -34,7 +36,7 @@ def doc_rows():
 
 
 def test_every_documented_row_is_a_case_and_every_case_a_row():
-    documented, cases = doc_rows(), [c.name for c in CASES]
+    documented, cases = doc_rows(), [c.name for c in CASES + OWN_CALL_CASES]
     assert documented, "no table rows found in docs/models.md"
     assert sorted(documented) == sorted(cases), (
         f"only in docs/models.md: {sorted(set(documented) - set(cases))}; "
@@ -94,6 +96,19 @@ def test_row_reproduces_the_model(case, regime):
     got_q, got_k = ropekit_rotate(case, found, q, k, pos)
     # float32 cos/sin (one rounding each) and float32 products against float64
     for got, want in ((got_q, want_q), (got_k, want_k)):
+        torch.testing.assert_close(got.double(), want, rtol=2e-6, atol=2e-6)
+
+
+@pytest.mark.parametrize("case", OWN_CALL_CASES, ids=[c.name for c in OWN_CALL_CASES])
+def test_row_with_its_own_call(case):
+    gen = torch.Generator().manual_seed(zlib.crc32(case.name.encode()))
+    assert case.layout == "[B, S, H, D]"
+    shape = (B, case.tokens(case.config), H, case.head_dim)
+    q, k = torch.randn(*shape, generator=gen), torch.randn(*shape, generator=gen)
+    want_q, want_k = case.reference(case.config, q.double(), k.double())
+    got_q, got_k = case.ropekit_call(case.config, q, k)
+    for got, want in ((got_q, want_q), (got_k, want_k)):
+        assert got.shape == want.shape and got.dtype == torch.float32
         torch.testing.assert_close(got.double(), want, rtol=2e-6, atol=2e-6)
 
 

@@ -108,3 +108,66 @@ def test_scaling_from_config_is_the_tables_mapping():
             ropekit.tables.scaling_from_rope_parameters(scaling, MAX_POSITION)
     with pytest.raises(ValueError, match="must be one of .*longrope"):
         rt.scaling_from_config({"rope_type": "ntk-by-parts"}, 128)
+
+
+_NAMES = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16",
+          torch.float64: "f64"}
+
+
+def _bytes(t):
+    return t.reshape(-1).view(torch.uint8).numpy().tobytes()
+
+
+@pytest.mark.parametrize("dtype", list(_NAMES), ids=lambda d: str(d).split(".")[-1])
+def test_cos_sin_cache_from_inv_freq_as_torch(dtype):
+    inv = _inv0() / 3.0
+    cache = rt.cos_sin_cache_from_inv_freq(300, inv, dtype=dtype, magnitude=0.5)
+    assert cache.dtype == dtype and tuple(cache.shape) == (300, R)
+    plain = ropekit.cos_sin_cache_from_inv_freq(300, inv.numpy(), _NAMES[dtype], 0.5)
+    assert _bytes(cache) == np.ascontiguousarray(plain).tobytes()
+    # a float32 tensor is read as the float64 values it holds; a list works too
+    as_f32 = rt.cos_sin_cache_from_inv_freq(300, inv.float(), dtype=dtype, magnitude=0.5)
+    listed = rt.cos_sin_cache_from_inv_freq(300, inv.float().tolist(), dtype=dtype,
+                                            magnitude=0.5)
+    assert _bytes(as_f32) == _bytes(listed)
+    freqs = torch.outer(torch.arange(300, dtype=torch.float64), inv)
+    want = torch.cat((freqs.cos(), freqs.sin()), dim=-1) * 0.5
+    tol = {torch.float64: 1e-15, torch.float32: 3e-8}.get(dtype, 2e-3)
+    assert torch.allclose(cache.double(), want, rtol=0, atol=tol)
+
+
+def test_cos_sin_cache_from_inv_freq_errors():
+    with pytest.raises(TypeError, match="cos_sin_cache_from_inv_freq"):
+        rt.cos_sin_cache_from_inv_freq(8, [1.0], dtype=torch.int32)
+    with pytest.raises(ropekit.RopekitError, match="inv_freq 0 = nan: must be finite"):
+        rt.cos_sin_cache_from_inv_freq(8, torch.tensor([float("nan")]))
+    with pytest.raises(ropekit.RopekitError, match="magnitude = 0: must be finite, > 0"):
+        rt.cos_sin_cache_from_inv_freq(8, [1.0], magnitude=0.0)
+
+
+@pytest.mark.parametrize("dtype", list(_NAMES), ids=lambda d: str(d).split(".")[-1])
+def test_llama4_vision_rope_as_torch(dtype):
+    from model_cases import BY_NAME, llama4_vision_reference
+    c = BY_NAME["Llama 4 (vision)"].config
+    d = c["hidden_size"] // c["num_attention_heads"]
+    vis = rt.llama4_vision_rope(c["image_size"], c["patch_size"], d, c["rope_theta"], dtype)
+    plain = ropekit.llama4_vision_rope(c["image_size"], c["patch_size"], d, c["rope_theta"],
+                                       _NAMES[dtype])
+    assert vis.cache.dtype == dtype and _bytes(vis.cache) == \
+        np.ascontiguousarray(plain.cache).tobytes()
+    assert vis.positions.dtype == torch.int64 and tuple(vis.positions.shape) == (2, 577)
+    assert torch.equal(vis.positions, torch.from_numpy(plain.positions))
+    assert (vis.mrope_section, vis.head_dim, vis.is_neox_style, vis.cache_mode) == \
+        ([22, 22], 88, False, 0)
+    if dtype != torch.float64:
+        return
+    # float64 end to end: the op against HF's complex product, to double rounding
+    q, k = make((2, 577, 3, d), dtype, 3), make((2, 577, 1, d), dtype, 4)
+    positions = vis.positions[:, None].expand(-1, 2, -1)
+    got = torch.ops.ropekit.rope_with_sin_cos_cache(
+        positions, q, k, vis.cache, vis.head_dim, vis.is_neox_style,
+        mrope_section=vis.mrope_section, cache_mode=vis.cache_mode)
+    for g, w in zip(got, llama4_vision_reference(c, q, k)):
+        torch.testing.assert_close(g, w, rtol=1e-13, atol=1e-13)
+    with pytest.raises(ValueError, match="head_dim = 90: must be a multiple of 4"):
+        rt.llama4_vision_rope(336, 14, 90)

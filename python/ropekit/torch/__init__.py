@@ -19,7 +19,8 @@ from ..tables import cache_from_sin_cos
 from ._extension import extension_loaded, load_extension
 from .frontends import (apply_rope_with_cos_sin_cache, apply_rope_with_cos_sin_cache_inplace,
                         npu_mrope)
-from .modules import (MRotaryEmbedding, RotaryEmbedding, cos_sin_cache, rope_from_config,
+from .modules import (MRotaryEmbedding, RotaryEmbedding, cos_sin_cache,
+                      cos_sin_cache_from_inv_freq, llama4_vision_rope, rope_from_config,
                       scaling_from_config)
 
 ops = _torch.ops.ropekit
@@ -63,7 +64,8 @@ __all__ = ["ops", "inplace_partial_rotary_mul", "inplace_partial_rotary_mul_back
            "partial_rotary_mul", "rope_with_sin_cos_cache", "rotary_embedding",
            "apply_rope_with_cos_sin_cache", "apply_rope_with_cos_sin_cache_inplace",
            "npu_mrope", "RotaryEmbedding", "MRotaryEmbedding", "cos_sin_cache",
-           "scaling_from_config", "rope_from_config", "cache_from_sin_cos", "load_extension", "extension_loaded"]
+           "scaling_from_config", "rope_from_config", "cache_from_sin_cos", "load_extension", "extension_loaded",
+           "cos_sin_cache_from_inv_freq", "llama4_vision_rope"]
 
 # ROPEKIT_TORCH_EXTENSION=1: load the C++ kernels at import (load_extension()).
 if _os.environ.get("ROPEKIT_TORCH_EXTENSION") == "1":

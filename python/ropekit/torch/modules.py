@@ -3,7 +3,7 @@ builders (ropekit.cos_sin_cache) and the rotation from torch.ops.ropekit."""
 import numpy as np
 import torch
 
-from .. import tables
+from .. import tables, vision
 from ._checks import CACHE_MODES as _CACHE_MODES
 from ._checks import _fail
 from ._ops import ops
@@ -54,6 +54,27 @@ def cos_sin_cache(rotary_dim, max_position, base, rope_scaling=None, dtype=torch
     name = _dtype_name(dtype, "RotaryEmbedding")
     scaling, positions = scaling_from_config(rope_scaling, max_position)
     return _to_torch(tables.cos_sin_cache(positions, rotary_dim, base, name, scaling), dtype)
+
+
+def cos_sin_cache_from_inv_freq(max_positions, inv_freq, dtype=torch.float32, magnitude=1.0):
+    """ropekit.cos_sin_cache_from_inv_freq as a torch tensor: [max_positions, 2 *
+    len(inv_freq)], cos | sin of position * inv_freq (a tensor, read as float64, or a
+    sequence) times magnitude, rounded once to dtype."""
+    name = _dtype_name(dtype, "cos_sin_cache_from_inv_freq")
+    if isinstance(inv_freq, torch.Tensor):
+        inv_freq = inv_freq.detach().to("cpu", torch.float64).numpy()
+    return _to_torch(tables.cos_sin_cache_from_inv_freq(max_positions, inv_freq, name, magnitude),
+                     dtype)
+
+
+def llama4_vision_rope(image_size, patch_size, head_dim, theta=10000.0, dtype=torch.float32):
+    """ropekit.llama4_vision_rope with torch tensors: a VisionRope whose cache is a tensor
+    of dtype and whose positions are an int64 tensor [2, patches + 1]."""
+    name = _dtype_name(dtype, "llama4_vision_rope")
+    found = vision.llama4_vision_rope(image_size, patch_size, head_dim, theta, name)
+    found.cache = _to_torch(found.cache, dtype)
+    found.positions = torch.from_numpy(found.positions)
+    return found
 
 
 class RotaryEmbedding(torch.nn.Module):
