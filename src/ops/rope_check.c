@@ -398,14 +398,15 @@ static ropekit_status rk_step_rot_dim(struct rk_rope_ctx *c, enum rk_rope_rule *
     return ROPEKIT_OK;
 }
 
-/* The token dims of queryIn (or keyIn), after the section row for mrope. */
-static struct rk_shape rk_wanted_positions(const struct rk_rope_ctx *c, int rows) {
-    struct rk_shape want = {.present = true};
+/* The token dims of queryIn (or keyIn), after the section row for mrope. Only the
+ * first ndim dims are written (and read): phase 1 of every call pays for this. */
+static void rk_wanted_positions(const struct rk_rope_ctx *c, int rows, struct rk_shape *want) {
+    want->present = true;
+    want->ndim = 0;
     if (c->out->mrope)
-        want.dims[want.ndim++] = rows;
+        want->dims[want->ndim++] = rows;
     for (int d = 0; d < c->out->tok_dims; d++)
-        want.dims[want.ndim++] = c->x->shape[d];
-    return want;
+        want->dims[want->ndim++] = c->x->shape[d];
 }
 
 static bool rk_shape_is(const ropekit_tensor *t, const struct rk_shape *s) {
@@ -421,7 +422,8 @@ static ropekit_status rk_step_pos_shape(struct rk_rope_ctx *c, enum rk_rope_rule
     const int rows = c->out->mrope ? (int)c->nsec : 1;
     char b1[96], b2[96];
     RK_COUNT(POS_SHAPE);
-    const struct rk_shape want = rk_wanted_positions(c, rows);
+    struct rk_shape want;
+    rk_wanted_positions(c, rows, &want);
     const bool ok = rk_shape_is(pos, &want);
     if (!ok && c->out->tok_dims > 1)
         RK_ROPE_FAIL(RK_ROPE_RULE_POS_SHAPE,
@@ -582,10 +584,9 @@ ropekit_status rk_rope_validate(const struct rk_rope_problem *p, const struct rk
 }
 
 ropekit_status rk_rope_check_data(const struct rk_rope_plan *pl, const char *api,
-                                  const int64_t *positions, const int64_t *offsets,
-                                  const void *q_in, const void *k_in, const void *cache,
-                                  const void *q_out, const void *k_out, enum rk_rope_rule *rule) {
-    const void *const data[RK_ROPE_TENSORS] = {positions, q_in, k_in, cache, q_out, k_out, offsets};
+                                  const struct rk_rope_data *d, enum rk_rope_rule *rule) {
+    const void *const data[RK_ROPE_TENSORS] = {d->positions, d->q_in,  d->k_in,   d->cache,
+                                               d->q_out,     d->k_out, d->offsets};
     const bool present[RK_ROPE_TENSORS] = {true,          pl->q.present, pl->k.present, true,
                                            pl->q.present, pl->k.present, pl->offsets};
     const bool same_layout[2] = {pl->q.same_layout, pl->k.same_layout};
