@@ -45,6 +45,7 @@ aclnnStatus rk_aclnn_rope_prepare(const struct rk_exec_ops *ops, const aclTensor
         .cache = rk_view_or_null(cosSinCache, &cache),
         .query_out = rk_view_or_null(queryOut, &qo),
         .key_out = rk_view_or_null(keyOut, &ko),
+        .offsets = NULL,
         .head_size = headSize,
         .style = isNeoxStyle ? RK_ROPE_NEOX : RK_ROPE_GPTJ,
         .sections = mropeSection ? mropeSection->values : NULL,

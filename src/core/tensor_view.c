@@ -12,24 +12,28 @@ bool rk_add_i64(int64_t a, int64_t b, int64_t *out) {
     return !__builtin_add_overflow(a, b, out);
 }
 
-/* The element types, indexed by value (a lookup is one load): each one's size and name,
- * in one place. Other values have size 0 and no name. */
-static const struct {
-    size_t size;
-    const char *name;
-} rk_dtypes[] = {
-    [ROPEKIT_F32] = {4, "f32"}, [ROPEKIT_F16] = {2, "f16"}, [ROPEKIT_BF16] = {2, "bf16"},
-    [ROPEKIT_F64] = {8, "f64"}, [ROPEKIT_I64] = {8, "i64"},
-};
+/* The element types: each one's size and name, in one place. The tables it expands are
+ * indexed by value (a lookup is one load); other values have size 0 and no name. */
+#define RK_DTYPES(X)                                                                               \
+    X(ROPEKIT_F32, 4, "f32")                                                                       \
+    X(ROPEKIT_F16, 2, "f16")                                                                       \
+    X(ROPEKIT_BF16, 2, "bf16")                                                                     \
+    X(ROPEKIT_F64, 8, "f64")                                                                       \
+    X(ROPEKIT_I64, 8, "i64")
 
-#define RK_DTYPE_VALUES (sizeof rk_dtypes / sizeof rk_dtypes[0])
+#define RK_DTYPE_SIZE_(dtype, size, name) [dtype] = size,
+#define RK_DTYPE_NAME_(dtype, size, name) [dtype] = name,
+static const uint8_t rk_dtype_sizes[] = {RK_DTYPES(RK_DTYPE_SIZE_)};
+static const char *const rk_dtype_names[] = {RK_DTYPES(RK_DTYPE_NAME_)};
 
 size_t ropekit_dtype_size(ropekit_dtype dtype) {
-    return (unsigned)dtype < RK_DTYPE_VALUES ? rk_dtypes[dtype].size : 0;
+    return (unsigned)dtype < sizeof rk_dtype_sizes ? rk_dtype_sizes[dtype] : 0;
 }
 
 const char *ropekit_dtype_name(ropekit_dtype dtype) {
-    const char *name = (unsigned)dtype < RK_DTYPE_VALUES ? rk_dtypes[dtype].name : NULL;
+    const char *name = (unsigned)dtype < sizeof rk_dtype_names / sizeof rk_dtype_names[0]
+                           ? rk_dtype_names[dtype]
+                           : NULL;
     return name ? name : "?";
 }
 

@@ -433,25 +433,25 @@ RK_ROPE_COLD static ropekit_status rk_position_error(const struct rk_rope_plan *
 /* SPEC §5.5 (E): every position (+ offset) is checked before anything is written. */
 static ropekit_status rk_check_positions(const struct rk_rope_plan *pl, const char *api,
                                          const int64_t *positions, enum rk_rope_rule *rule) {
-    for (int r = 0; r < pl->nsec; r++)
-        for (int64_t b = 0; b < pl->runs; b++) {
-            const char *row = (const char *)positions + r * pl->pos_row + b * pl->pos_run;
+    for (int r = 0; r < pl->nsec; r++) {
+        const char *row = (const char *)positions + r * pl->pos_row;
+        for (int64_t b = 0; b < pl->runs; b++, row += pl->pos_run)
             for (int64_t s = 0; s < pl->seq; s++) {
                 const int64_t v = rk_load_i64(row + s * pl->pos_col);
                 if (v < 0 || v >= pl->max_pos)
                     return rk_position_error(pl, api, r, b * pl->seq + s, v, NULL, rule);
             }
-        }
+    }
     return ROPEKIT_OK;
 }
 
 static ropekit_status rk_check_positions_offsets(const struct rk_rope_plan *pl, const char *api,
                                                  const int64_t *positions, const int64_t *offsets,
                                                  enum rk_rope_rule *rule) {
-    for (int r = 0; r < pl->nsec; r++)
-        for (int64_t b = 0; b < pl->runs; b++) {
-            const char *row = (const char *)positions + r * pl->pos_row + b * pl->pos_run;
-            const char *orow = (const char *)offsets + b * pl->off_run;
+    for (int r = 0; r < pl->nsec; r++) {
+        const char *row = (const char *)positions + r * pl->pos_row;
+        const char *orow = (const char *)offsets;
+        for (int64_t b = 0; b < pl->runs; b++, row += pl->pos_run, orow += pl->off_run)
             for (int64_t s = 0; s < pl->seq; s++) {
                 const int64_t v = rk_load_i64(row + s * pl->pos_col);
                 const int64_t o = rk_load_i64(orow + s * pl->off_col);
@@ -459,7 +459,7 @@ static ropekit_status rk_check_positions_offsets(const struct rk_rope_plan *pl, 
                 if (!rk_add_i64(v, o, &p) || p < 0 || p >= pl->max_pos)
                     return rk_position_error(pl, api, r, b * pl->seq + s, v, &o, rule);
             }
-        }
+    }
     return ROPEKIT_OK;
 }
 

@@ -258,16 +258,19 @@ static ropekit_status rk_step_tokens(struct rk_rope_ctx *c, enum rk_rope_rule *r
     const ropekit_tensor *qi = c->t[RK_ROPE_Q_IN], *ki = c->t[RK_ROPE_K_IN];
     const int td = c->out->tok_dims;
     RK_COUNT(TOKENS);
+    c->out->tokens = c->x->shape[0];
+    if (td == 1) {
+        if (qi && ki && ki->shape[0] != qi->shape[0])
+            RK_ROPE_FAIL(RK_ROPE_RULE_TOKENS,
+                         "%s: keyIn shape[0] = %lld: must equal queryIn's numTokens %lld",
+                         c->pol->api, (long long)ki->shape[0], (long long)qi->shape[0]);
+        return ROPEKIT_OK;
+    }
     /* B * S may overflow only when query and key are empty; positions then cannot
      * match them (rk_step_pos_shape) */
-    c->out->tokens = c->x->shape[0];
-    if (td == 2 && !rk_mul_i64(c->x->shape[0], c->x->shape[1], &c->out->tokens))
+    if (!rk_mul_i64(c->x->shape[0], c->x->shape[1], &c->out->tokens))
         c->out->tokens = INT64_MAX;
-    if (td == 1 && qi && ki && ki->shape[0] != qi->shape[0])
-        RK_ROPE_FAIL(RK_ROPE_RULE_TOKENS,
-                     "%s: keyIn shape[0] = %lld: must equal queryIn's numTokens %lld", c->pol->api,
-                     (long long)ki->shape[0], (long long)qi->shape[0]);
-    for (int d = 0; td > 1 && qi && ki && d < td; d++)
+    for (int d = 0; qi && ki && d < td; d++)
         if (ki->shape[d] != qi->shape[d])
             RK_ROPE_FAIL(RK_ROPE_RULE_TOKENS,
                          "%s: keyIn shape[%d] = %lld: must equal queryIn shape[%d] = %lld (token "
@@ -398,15 +401,25 @@ static ropekit_status rk_step_rot_dim(struct rk_rope_ctx *c, enum rk_rope_rule *
     return ROPEKIT_OK;
 }
 
-/* The token dims of queryIn (or keyIn), after the section row for mrope. Only the
- * first ndim dims are written (and read): phase 1 of every call pays for this. */
-static void rk_wanted_positions(const struct rk_rope_ctx *c, int rows, struct rk_shape *want) {
-    want->present = true;
-    want->ndim = 0;
+/* Positions' shape: the section row for mrope, then the token dims of queryIn (or
+ * keyIn). rk_positions_fit tests it in place (phase 1 of every call pays for it), the
+ * message builds it. */
+static bool rk_positions_fit(const struct rk_rope_ctx *c, int rows) {
+    const ropekit_tensor *pos = c->t[RK_ROPE_POS];
+    const int lead = c->out->mrope ? 1 : 0, td = c->out->tok_dims;
+    bool fit = pos->ndim == lead + td && (!lead || pos->shape[0] == rows);
+    for (int d = 0; fit && d < td; d++)
+        fit = pos->shape[lead + d] == c->x->shape[d];
+    return fit;
+}
+
+static struct rk_shape rk_wanted_positions(const struct rk_rope_ctx *c, int rows) {
+    struct rk_shape want = {.present = true};
     if (c->out->mrope)
-        want->dims[want->ndim++] = rows;
+        want.dims[want.ndim++] = rows;
     for (int d = 0; d < c->out->tok_dims; d++)
-        want->dims[want->ndim++] = c->x->shape[d];
+        want.dims[want.ndim++] = c->x->shape[d];
+    return want;
 }
 
 static bool rk_shape_is(const ropekit_tensor *t, const struct rk_shape *s) {
@@ -422,15 +435,15 @@ static ropekit_status rk_step_pos_shape(struct rk_rope_ctx *c, enum rk_rope_rule
     const int rows = c->out->mrope ? (int)c->nsec : 1;
     char b1[96], b2[96];
     RK_COUNT(POS_SHAPE);
-    struct rk_shape want;
-    rk_wanted_positions(c, rows, &want);
-    const bool ok = rk_shape_is(pos, &want);
-    if (!ok && c->out->tok_dims > 1)
+    const bool ok = rk_positions_fit(c, rows);
+    if (!ok && c->out->tok_dims > 1) {
+        const struct rk_shape want = rk_wanted_positions(c, rows);
         RK_ROPE_FAIL(RK_ROPE_RULE_POS_SHAPE,
                      "%s: positions shape = %s: must be %s (%s with %s's token dims [B, S])",
                      c->pol->api, rk_shape_str(pos, b1, sizeof b1),
                      rk_shape_format(&want, b2, sizeof b2), c->out->mrope ? "mrope" : "rope",
                      c->x_name);
+    }
     if (!ok && c->out->mrope)
         RK_ROPE_FAIL(RK_ROPE_RULE_POS_SHAPE,
                      "%s: positions shape = %s: must be [%d, %lld] for mrope with %d sections",
