@@ -50,8 +50,8 @@ struct rk_rope_side {
     int64_t in_run, out_run;            /* bytes between runs of tokens (see seq) */
 };
 
-/* The tensors: CANN's six in the order of rk_rope_check_data's arguments, then the
- * native face's offsets. */
+/* The tensors: CANN's six in its argument order (struct rk_rope_data's, the aclnn
+ * executor's slots), then the native face's offsets. */
 enum {
     RK_ROPE_POS,
     RK_ROPE_Q_IN,
