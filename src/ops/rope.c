@@ -261,8 +261,10 @@ static void rk_rope_heads_streamed(const struct rk_rope_plan *pl, const struct r
     }
 }
 
-/* Copies n coefficients (cs bytes each, `col` bytes apart) to a packed array. */
-static void rk_copy_coeffs(char *dst, const char *src, int64_t n, int64_t cs, int64_t col) {
+/* Copies n coefficients (cs bytes each, `col` bytes apart) to a packed array. Inlined:
+ * mrope gathers two runs per section and token, and since the 8-byte case GCC would
+ * call it. */
+RK_ROPE_INLINE void rk_copy_coeffs(char *dst, const char *src, int64_t n, int64_t cs, int64_t col) {
     if (col == cs) {
         memcpy(dst, src, (size_t)(n * cs));
     } else if (cs == 4) {
@@ -320,33 +322,44 @@ RK_ROPE_INLINE void rk_rope_gather(const struct rk_rope_plan *pl, const struct r
     }
 }
 
+/* Token t's heads on both sides, with its coefficients in args. */
+RK_ROPE_INLINE void rk_rope_token(const struct rk_rope_run *run, int64_t t,
+                                  struct rk_rope_rows *args) {
+    const struct rk_rope_plan *pl = run->pl;
+    if (run->stream_q)
+        rk_rope_heads_streamed(pl, &pl->q, run->d.q_in, run->d.q_out, t, args);
+    else if (pl->q.heads > 0) /* an absent or empty side may have no data */
+        rk_rope_heads(pl, &pl->q, run->d.q_in, run->d.q_out, t, args);
+    if (run->stream_k)
+        rk_rope_heads_streamed(pl, &pl->k, run->d.k_in, run->d.k_out, t, args);
+    else if (pl->k.heads > 0)
+        rk_rope_heads(pl, &pl->k, run->d.k_in, run->d.k_out, t, args);
+}
+
 /* Tokens [t0, t1) of one run; `run` holds that run's tensors. mrope gathers into
- * `scratch`, 2h coefficients. */
+ * `scratch`, 2h coefficients. One loop per kind: in a shared one the gather's values
+ * pushed the token counter of rope's loop out of registers. */
 RK_ROPE_INLINE void rk_rope_tokens(const struct rk_rope_run *run, int64_t t0, int64_t t1,
                                    char *scratch, bool offsets) {
     const struct rk_rope_plan *pl = run->pl;
     const int64_t h = pl->half;
     struct rk_rope_rows args = {.half = h, .head_size = pl->head_size, .prefetch = pl->prefetch};
-    for (int64_t t = t0; t < t1; t++) {
-        if (pl->mrope) {
+    if (pl->mrope) {
+        args.cos = scratch;
+        args.sin = scratch + h * pl->cs_size;
+        args.cs_col = pl->cs_size;
+        for (int64_t t = t0; t < t1; t++) {
             rk_rope_gather(pl, run, t, scratch, scratch + h * pl->cs_size, offsets);
-            args.cos = scratch;
-            args.sin = scratch + h * pl->cs_size;
-            args.cs_col = pl->cs_size;
-        } else {
-            const char *row = rk_cache_row(pl, run, 0, t, offsets);
-            args.cos = row;
-            args.sin = row + h * pl->cache_col;
-            args.cs_col = pl->cache_col;
+            rk_rope_token(run, t, &args);
         }
-        if (run->stream_q)
-            rk_rope_heads_streamed(pl, &pl->q, run->d.q_in, run->d.q_out, t, &args);
-        else if (pl->q.heads > 0) /* an absent or empty side may have no data */
-            rk_rope_heads(pl, &pl->q, run->d.q_in, run->d.q_out, t, &args);
-        if (run->stream_k)
-            rk_rope_heads_streamed(pl, &pl->k, run->d.k_in, run->d.k_out, t, &args);
-        else if (pl->k.heads > 0)
-            rk_rope_heads(pl, &pl->k, run->d.k_in, run->d.k_out, t, &args);
+        return;
+    }
+    args.cs_col = pl->cache_col;
+    for (int64_t t = t0; t < t1; t++) {
+        const char *row = rk_cache_row(pl, run, 0, t, offsets);
+        args.cos = row;
+        args.sin = row + h * pl->cache_col;
+        rk_rope_token(run, t, &args);
     }
 }
 
