@@ -45,6 +45,7 @@ aclnnStatus rk_aclnn_rope_prepare(const struct rk_exec_ops *ops, const aclTensor
         .cache = rk_view_or_null(cosSinCache, &cache),
         .query_out = rk_view_or_null(queryOut, &qo),
         .key_out = rk_view_or_null(keyOut, &ko),
+        .offsets = NULL,
         .head_size = headSize,
         .style = isNeoxStyle ? RK_ROPE_NEOX : RK_ROPE_GPTJ,
         .sections = mropeSection ? mropeSection->values : NULL,
@@ -72,18 +73,24 @@ aclnnStatus rk_aclnn_rope_prepare(const struct rk_exec_ops *ops, const aclTensor
     return ACLNN_SUCCESS;
 }
 
+/* The executor's slots hold CANN's six tensors in rk_rope_data's order. */
+static struct rk_rope_data rk_aclnn_rope_data(const aclOpExecutor *e) {
+    return (struct rk_rope_data){e->addr[0], e->addr[1], e->addr[2], e->addr[3],
+                                 e->addr[4], e->addr[5], NULL};
+}
+
 ropekit_status rk_aclnn_rope_check(const aclOpExecutor *e, const char *api, int *rule) {
     enum rk_rope_rule r;
-    ropekit_status st = rk_rope_check_data(&e->plan.rope, api, e->addr[0], NULL, e->addr[1],
-                                           e->addr[2], e->addr[3], e->addr[4], e->addr[5], &r);
+    const struct rk_rope_data data = rk_aclnn_rope_data(e);
+    ropekit_status st = rk_rope_check_data(&e->plan.rope, api, &data, &r);
     *rule = (int)r;
     return st;
 }
 
 ropekit_status rk_aclnn_rope_run(const aclOpExecutor *e, const char *api, int *rule) {
     enum rk_rope_rule r;
-    ropekit_status st = rk_rope_run(&e->plan.rope, api, e->addr[0], NULL, e->addr[1], e->addr[2],
-                                    e->addr[3], e->addr[4], e->addr[5], &r);
+    const struct rk_rope_data data = rk_aclnn_rope_data(e);
+    ropekit_status st = rk_rope_run(&e->plan.rope, api, &data, &r);
     *rule = (int)r;
     return st;
 }

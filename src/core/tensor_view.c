@@ -12,31 +12,29 @@ bool rk_add_i64(int64_t a, int64_t b, int64_t *out) {
     return !__builtin_add_overflow(a, b, out);
 }
 
-/* The element types: each one's size and name, in one place. */
-static const struct {
-    ropekit_dtype dtype;
-    size_t size;
-    const char *name;
-} rk_dtypes[] = {
-    {ROPEKIT_F32, 4, "f32"}, {ROPEKIT_F16, 2, "f16"}, {ROPEKIT_BF16, 2, "bf16"},
-    {ROPEKIT_F64, 8, "f64"}, {ROPEKIT_I64, 8, "i64"},
-};
+/* The element types: each one's size and name, in one place. The tables it expands are
+ * indexed by value (a lookup is one load); other values have size 0 and no name. */
+#define RK_DTYPES(X)                                                                               \
+    X(ROPEKIT_F32, 4, "f32")                                                                       \
+    X(ROPEKIT_F16, 2, "f16")                                                                       \
+    X(ROPEKIT_BF16, 2, "bf16")                                                                     \
+    X(ROPEKIT_F64, 8, "f64")                                                                       \
+    X(ROPEKIT_I64, 8, "i64")
 
-static int rk_dtype_index(ropekit_dtype dtype) {
-    for (int i = 0; i < (int)(sizeof rk_dtypes / sizeof rk_dtypes[0]); i++)
-        if (rk_dtypes[i].dtype == dtype)
-            return i;
-    return -1;
-}
+#define RK_DTYPE_SIZE_(dtype, size, name) [dtype] = size,
+#define RK_DTYPE_NAME_(dtype, size, name) [dtype] = name,
+static const uint8_t rk_dtype_sizes[] = {RK_DTYPES(RK_DTYPE_SIZE_)};
+static const char *const rk_dtype_names[] = {RK_DTYPES(RK_DTYPE_NAME_)};
 
 size_t ropekit_dtype_size(ropekit_dtype dtype) {
-    int i = rk_dtype_index(dtype);
-    return i < 0 ? 0 : rk_dtypes[i].size;
+    return (unsigned)dtype < sizeof rk_dtype_sizes ? rk_dtype_sizes[dtype] : 0;
 }
 
 const char *ropekit_dtype_name(ropekit_dtype dtype) {
-    int i = rk_dtype_index(dtype);
-    return i < 0 ? "?" : rk_dtypes[i].name;
+    const char *name = (unsigned)dtype < sizeof rk_dtype_names / sizeof rk_dtype_names[0]
+                           ? rk_dtype_names[dtype]
+                           : NULL;
+    return name ? name : "?";
 }
 
 ropekit_tensor ropekit_tensor_make(void *data, ropekit_dtype dtype, int32_t ndim,

@@ -64,29 +64,33 @@ ropekit_rope_plan_create(const ropekit_tensor *positions, const ropekit_tensor *
     return ROPEKIT_OK;
 }
 
-static ropekit_status rk_rope_plan_check(const ropekit_plan *plan, const char *api) {
+static bool rk_is_rope_plan(const ropekit_plan *plan) {
+    return plan && plan->kind == RK_PLAN_ROPE;
+}
+
+/* Why rk_is_rope_plan is false. Apart, so the execute calls keep their arguments in
+ * registers on the way to the work. */
+static ropekit_status rk_rope_plan_error(const ropekit_plan *plan, const char *api) {
     if (!plan)
         return rk_error_set(ROPEKIT_NULL_POINTER, "%s: plan = NULL: required", api);
-    if (plan->kind != RK_PLAN_ROPE)
-        return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: plan kind = %d: not a rope plan", api,
-                            (int)plan->kind);
-    return ROPEKIT_OK;
+    return rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: plan kind = %d: not a rope plan", api,
+                        (int)plan->kind);
 }
 
 ropekit_status ropekit_rope_execute(const ropekit_plan *plan, const int64_t *positions,
                                     const void *query_in, const void *key_in,
                                     const void *cos_sin_cache, void *query_out, void *key_out) {
     static const char api[] = "ropekit_rope_execute";
-    ropekit_status st = rk_rope_plan_check(plan, api);
-    if (st != ROPEKIT_OK)
-        return st;
+    if (!rk_is_rope_plan(plan))
+        return rk_rope_plan_error(plan, api);
     if (plan->u.rope.offsets)
         return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
                             "%s: plan made with offsets: run it with ropekit_rope_execute_offsets",
                             api);
+    const struct rk_rope_data data = {positions, query_in, key_in, cos_sin_cache,
+                                      query_out, key_out,  NULL};
     enum rk_rope_rule rule;
-    return rk_rope_execute(&plan->u.rope, api, positions, NULL, query_in, key_in, cos_sin_cache,
-                           query_out, key_out, &rule);
+    return rk_rope_execute(&plan->u.rope, api, &data, &rule);
 }
 
 ropekit_status ropekit_rope_execute_offsets(const ropekit_plan *plan, const int64_t *positions,
@@ -94,17 +98,17 @@ ropekit_status ropekit_rope_execute_offsets(const ropekit_plan *plan, const int6
                                             const void *key_in, const void *cos_sin_cache,
                                             void *query_out, void *key_out) {
     static const char api[] = "ropekit_rope_execute_offsets";
-    ropekit_status st = rk_rope_plan_check(plan, api);
-    if (st != ROPEKIT_OK)
-        return st;
+    if (!rk_is_rope_plan(plan))
+        return rk_rope_plan_error(plan, api);
     if (!plan->u.rope.offsets && offsets)
         return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
                             "%s: offsets given to a plan made without offsets (config.offsets = "
                             "NULL): pass NULL or plan with offsets",
                             api);
+    const struct rk_rope_data data = {positions, query_in, key_in, cos_sin_cache,
+                                      query_out, key_out,  offsets};
     enum rk_rope_rule rule;
-    return rk_rope_execute(&plan->u.rope, api, positions, offsets, query_in, key_in, cos_sin_cache,
-                           query_out, key_out, &rule);
+    return rk_rope_execute(&plan->u.rope, api, &data, &rule);
 }
 
 static void *rk_data_of(const ropekit_tensor *t) {
@@ -121,11 +125,12 @@ ropekit_status ropekit_rope(const ropekit_tensor *positions, const ropekit_tenso
                                             query_out, key_out, config, &plan);
     if (st != ROPEKIT_OK)
         return st;
+    const struct rk_rope_data data = {rk_data_of(positions),      rk_data_of(query_in),
+                                      rk_data_of(key_in),         rk_data_of(cos_sin_cache),
+                                      rk_data_of(query_out),      rk_data_of(key_out),
+                                      rk_data_of(config->offsets)};
     enum rk_rope_rule rule;
-    const ropekit_tensor *offsets = config->offsets;
-    st = rk_rope_execute(&plan, api, rk_data_of(positions), rk_data_of(offsets),
-                         rk_data_of(query_in), rk_data_of(key_in), rk_data_of(cos_sin_cache),
-                         rk_data_of(query_out), rk_data_of(key_out), &rule);
+    st = rk_rope_execute(&plan, api, &data, &rule);
     rk_rope_plan_release(&plan);
     return st;
 }

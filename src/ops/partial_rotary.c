@@ -107,12 +107,9 @@ ropekit_status rk_pr_plan_make(const struct rk_pr_problem *p, const struct rk_pr
     pl->rows_per_task = split.items_per_task;
     pl->threads = split.threads;
     pl->prefetch = rk_prefetch_wanted(pl->geom[0].span_hi - pl->geom[0].span_lo);
+    if (pl->mode == ROPEKIT_ROTARY_INTERLEAVE_HALF)
+        pl->scratch_bytes = pl->len * (int64_t)RK_ROT_SCRATCH_ELEM(xs);
     return ROPEKIT_OK;
-}
-
-/* Interleave-half scratch of one task: one row. */
-static int64_t rk_pr_scratch_bytes(const struct rk_pr_plan *pl) {
-    return pl->len * (int64_t)RK_ROT_SCRATCH_ELEM(ropekit_dtype_size(pl->x_dtype));
 }
 
 struct rk_pr_run {
@@ -120,14 +117,15 @@ struct rk_pr_run {
     char *x;
     const char *cos;
     const char *sin;
-    char *heap_scratch; /* tasks * rk_pr_scratch_bytes, for long interleave-half rows */
+    char *heap_scratch; /* tasks * scratch_bytes, for long interleave-half rows */
 };
 
 static void rk_pr_task(void *ctx, int64_t task) {
     const struct rk_pr_run *run = ctx;
     const struct rk_pr_plan *pl = run->plan;
-    /* interleave-half only; never initialised */
-    _Alignas(64) char stack_scratch[RK_PR_STACK_SCRATCH];
+    /* interleave-half only; never initialised. 16, the stack's own alignment: more would
+     * realign every task's frame, and the kernels need no more (unaligned SIMD loads). */
+    _Alignas(16) char stack_scratch[RK_PR_STACK_SCRATCH];
     int64_t r = task * pl->rows_per_task;
     int64_t r_end = r + pl->rows_per_task < pl->rows ? r + pl->rows_per_task : pl->rows;
     const int inner = pl->nlead - 1;
@@ -145,8 +143,7 @@ static void rk_pr_task(void *ctx, int64_t task) {
         .x_col = pl->x_col,
         .c_col = pl->c_col,
         .s_col = pl->s_col,
-        .scratch =
-            run->heap_scratch ? run->heap_scratch + task * rk_pr_scratch_bytes(pl) : stack_scratch,
+        .scratch = run->heap_scratch ? run->heap_scratch + task * pl->scratch_bytes : stack_scratch,
         .prefetch = pl->prefetch,
     };
     while (r < r_end) {
@@ -185,12 +182,11 @@ ropekit_status rk_pr_run(const struct rk_pr_plan *pl, const char *api, void *x, 
     if (pl->noop)
         return ROPEKIT_OK;
     struct rk_pr_run run = {pl, x, cos, sin, NULL};
-    if (pl->mode == ROPEKIT_ROTARY_INTERLEAVE_HALF &&
-        rk_pr_scratch_bytes(pl) > RK_PR_STACK_SCRATCH) {
-        run.heap_scratch = malloc((size_t)(pl->tasks * rk_pr_scratch_bytes(pl)));
+    if (pl->scratch_bytes > RK_PR_STACK_SCRATCH) {
+        run.heap_scratch = malloc((size_t)(pl->tasks * pl->scratch_bytes));
         if (!run.heap_scratch)
             RK_PR_FAIL(RK_PR_RULE_NO_MEMORY, "%s: scratch of %lld bytes: out of memory", api,
-                       (long long)(pl->tasks * rk_pr_scratch_bytes(pl)));
+                       (long long)(pl->tasks * pl->scratch_bytes));
     }
     rk_parallel_for(pl->tasks, pl->threads, rk_pr_task, &run);
     free(run.heap_scratch);

@@ -76,6 +76,7 @@ struct rk_pr_plan {
     int64_t x_col, c_col, s_col;                                                    /* bytes */
     int64_t rows;
     int64_t rows_per_task;
+    int64_t scratch_bytes; /* a task's scratch: one row for interleave-half, else 0 */
     int64_t tasks;
     int threads;
     bool prefetch; /* x large enough to stream from memory */

@@ -103,6 +103,10 @@ static ropekit_status rk_step_dtype(struct rk_pr_ctx *c, enum rk_pr_rule *rule) 
     RK_COUNT(X_DTYPE);
     RK_COUNT(CS_DTYPE);
     RK_COUNT(DTYPE_PAIR);
+    /* An allowed pair passes all three rules: one test on every aclnn phase 1. The rules
+     * below, in order, only name the first one broken. */
+    if (xk >= 0 && ck >= 0 && (mask & RK_PR_PAIR(xk, ck)) && sn->dtype == cs->dtype)
+        return ROPEKIT_OK;
     if (xk < 0 || !rk_pair_mask_takes(mask, xk, -1))
         RK_PR_FAIL(RK_PR_RULE_X_DTYPE, "%s: %s dtype = %d: must be %s", api, xn, (int)x->dtype,
                    rk_float_names(mask));

@@ -59,6 +59,7 @@ static void rk_rope_side_make(struct rk_rope_side *side, const ropekit_tensor *i
     const struct rk_tok_steps os = rk_tok_steps_of(out, 0, tok_dims, xs);
     side->present = true;
     side->same_layout = same_layout;
+    side->split = in->ndim == tok_dims + 2;
     side->heads = heads;
     side->in_tok = is.tok;
     side->out_tok = os.tok;
@@ -67,9 +68,12 @@ static void rk_rope_side_make(struct rk_rope_side *side, const ropekit_tensor *i
     side->in_col = rk_step_bytes(in, in->ndim - 1, xs);
     side->out_col = rk_step_bytes(out, out->ndim - 1, xs);
     /* [..., H*hs]: a second head lies hs columns on, within the checked span */
-    const bool split = in->ndim == tok_dims + 2;
-    side->in_head = split ? rk_step_bytes(in, tok_dims, xs) : heads > 1 ? hs * side->in_col : 0;
-    side->out_head = split ? rk_step_bytes(out, tok_dims, xs) : heads > 1 ? hs * side->out_col : 0;
+    side->in_head = side->split ? rk_step_bytes(in, tok_dims, xs)
+                    : heads > 1 ? hs * side->in_col
+                                : 0;
+    side->out_head = side->split ? rk_step_bytes(out, tok_dims, xs)
+                     : heads > 1 ? hs * side->out_col
+                                 : 0;
 }
 
 /* Whether B runs of S tokens `run` bytes apart are one run of B * S tokens `tok` apart;
@@ -136,9 +140,6 @@ ropekit_status rk_rope_plan_make(const struct rk_rope_problem *p, const struct r
     pl->rot_dim = chk.rot_dim;
     pl->half = chk.rot_dim / 2;
     pl->max_pos = chk.max_pos;
-    pl->q_shape = rk_shape_of(p->query_in);
-    pl->k_shape = rk_shape_of(p->key_in);
-    pl->cache_shape = rk_shape_of(cache);
     pl->tok_dims = chk.tok_dims;
     for (int d = 0; d < chk.tok_dims; d++)
         pl->tok_shape[d] = x->shape[d];
@@ -158,9 +159,11 @@ ropekit_status rk_rope_plan_make(const struct rk_rope_problem *p, const struct r
         pl->off_run = os.run;
     }
     rk_rope_plan_runs(pl);
+    pl->runs = pl->seq ? pl->tokens / pl->seq : 0;
     const int64_t cs = (int64_t)ropekit_dtype_size(cache->dtype);
     pl->cache_row = rk_step_bytes(cache, 0, cs);
     pl->cache_col = rk_step_bytes(cache, 1, cs);
+    pl->cs_size = cs;
 
     if (pl->noop)
         return ROPEKIT_OK;
@@ -218,10 +221,7 @@ static int64_t rk_position(const struct rk_rope_plan *pl, const int64_t *positio
 
 struct rk_rope_run {
     const struct rk_rope_plan *pl;
-    const int64_t *positions;
-    const int64_t *offsets; /* NULL unless the plan has offsets */
-    const char *q_in, *k_in, *cache;
-    char *q_out, *k_out;
+    struct rk_rope_data d;   /* offsets NULL unless the plan has offsets */
     bool stream_q, stream_k; /* the plan's choice, out of place only */
     char *heap_scratch;      /* tasks * 2h coefficients when the stack is too small */
 };
@@ -261,8 +261,10 @@ static void rk_rope_heads_streamed(const struct rk_rope_plan *pl, const struct r
     }
 }
 
-/* Copies n coefficients (cs bytes each, `col` bytes apart) to a packed array. */
-static void rk_copy_coeffs(char *dst, const char *src, int64_t n, int64_t cs, int64_t col) {
+/* Copies n coefficients (cs bytes each, `col` bytes apart) to a packed array. Inlined:
+ * mrope gathers two runs per section and token, and since the 8-byte case GCC would
+ * call it. */
+RK_ROPE_INLINE void rk_copy_coeffs(char *dst, const char *src, int64_t n, int64_t cs, int64_t col) {
     if (col == cs) {
         memcpy(dst, src, (size_t)(n * cs));
     } else if (cs == 4) {
@@ -282,10 +284,10 @@ static void rk_copy_coeffs(char *dst, const char *src, int64_t n, int64_t cs, in
 RK_ROPE_INLINE const char *rk_cache_row(const struct rk_rope_plan *pl,
                                         const struct rk_rope_run *run, int row, int64_t t,
                                         bool offsets) {
-    int64_t p = rk_position(pl, run->positions, row, t);
+    int64_t p = rk_position(pl, run->d.positions, row, t);
     if (offsets)
-        p += rk_load_i64((const char *)run->offsets + t * pl->off_col);
-    return run->cache + p * pl->cache_row;
+        p += rk_load_i64((const char *)run->d.offsets + t * pl->off_col);
+    return (const char *)run->d.cache + p * pl->cache_row;
 }
 
 /* Coefficient j of packed gc and gs from cache row `row`. */
@@ -348,41 +350,45 @@ RK_ROPE_INLINE void rk_rope_gather(const struct rk_rope_plan *pl, const struct r
     }
 }
 
-/* Tokens [t0, t1) of one run; `run` holds that run's tensors. */
-RK_ROPE_INLINE void rk_rope_tokens(const struct rk_rope_run *run, int64_t t0, int64_t t1, char *gc,
-                                   char *gs, bool offsets) {
+/* Token t's heads on both sides, with its coefficients in args. */
+RK_ROPE_INLINE void rk_rope_token(const struct rk_rope_run *run, int64_t t,
+                                  struct rk_rope_rows *args) {
     const struct rk_rope_plan *pl = run->pl;
-    const int64_t cs = (int64_t)ropekit_dtype_size(pl->cs_dtype), h = pl->half;
-    struct rk_rope_rows args = {.half = h, .head_size = pl->head_size, .prefetch = pl->prefetch};
-    for (int64_t t = t0; t < t1; t++) {
-        if (pl->mrope) {
-            rk_rope_gather(pl, run, t, gc, gs, offsets);
-            args.cos = gc;
-            args.sin = gs;
-            args.cs_col = cs;
-        } else {
-            const char *row = rk_cache_row(pl, run, 0, t, offsets);
-            args.cos = row;
-            args.sin = row + h * pl->cache_col;
-            args.cs_col = pl->cache_col;
-        }
-        if (run->stream_q)
-            rk_rope_heads_streamed(pl, &pl->q, run->q_in, run->q_out, t, &args);
-        else if (pl->q.present && pl->q.heads > 0) /* an empty side may have no data */
-            rk_rope_heads(pl, &pl->q, run->q_in, run->q_out, t, &args);
-        if (run->stream_k)
-            rk_rope_heads_streamed(pl, &pl->k, run->k_in, run->k_out, t, &args);
-        else if (pl->k.present && pl->k.heads > 0)
-            rk_rope_heads(pl, &pl->k, run->k_in, run->k_out, t, &args);
-    }
+    if (run->stream_q)
+        rk_rope_heads_streamed(pl, &pl->q, run->d.q_in, run->d.q_out, t, args);
+    else if (pl->q.heads > 0) /* an absent or empty side may have no data */
+        rk_rope_heads(pl, &pl->q, run->d.q_in, run->d.q_out, t, args);
+    if (run->stream_k)
+        rk_rope_heads_streamed(pl, &pl->k, run->d.k_in, run->d.k_out, t, args);
+    else if (pl->k.heads > 0)
+        rk_rope_heads(pl, &pl->k, run->d.k_in, run->d.k_out, t, args);
 }
 
-static void rk_rope_span(const struct rk_rope_run *run, int64_t t0, int64_t t1, char *gc,
-                         char *gs) {
-    if (run->offsets)
-        rk_rope_tokens(run, t0, t1, gc, gs, true);
-    else
-        rk_rope_tokens(run, t0, t1, gc, gs, false);
+/* Tokens [t0, t1) of one run; `run` holds that run's tensors. mrope gathers into
+ * `scratch`, 2h coefficients. One loop per kind: in a shared one the gather's values
+ * pushed the token counter of rope's loop out of registers. */
+RK_ROPE_INLINE void rk_rope_tokens(const struct rk_rope_run *run, int64_t t0, int64_t t1,
+                                   char *scratch, bool offsets) {
+    const struct rk_rope_plan *pl = run->pl;
+    const int64_t h = pl->half;
+    struct rk_rope_rows args = {.half = h, .head_size = pl->head_size, .prefetch = pl->prefetch};
+    if (pl->mrope) {
+        args.cos = scratch;
+        args.sin = scratch + h * pl->cs_size;
+        args.cs_col = pl->cs_size;
+        for (int64_t t = t0; t < t1; t++) {
+            rk_rope_gather(pl, run, t, scratch, scratch + h * pl->cs_size, offsets);
+            rk_rope_token(run, t, &args);
+        }
+        return;
+    }
+    args.cs_col = pl->cache_col;
+    for (int64_t t = t0; t < t1; t++) {
+        const char *row = rk_cache_row(pl, run, 0, t, offsets);
+        args.cos = row;
+        args.sin = row + h * pl->cache_col;
+        rk_rope_token(run, t, &args);
+    }
 }
 
 static const char *rk_advance(const void *p, int64_t bytes) {
@@ -393,32 +399,32 @@ static const char *rk_advance(const void *p, int64_t bytes) {
 static struct rk_rope_run rk_rope_run_at(const struct rk_rope_run *run, int64_t b) {
     const struct rk_rope_plan *pl = run->pl;
     struct rk_rope_run at = *run;
-    at.positions = (const int64_t *)rk_advance(run->positions, b * pl->pos_run);
-    at.offsets = (const int64_t *)rk_advance(run->offsets, b * pl->off_run);
-    at.q_in = rk_advance(run->q_in, b * pl->q.in_run);
-    at.k_in = rk_advance(run->k_in, b * pl->k.in_run);
-    at.q_out = (char *)rk_advance(run->q_out, b * pl->q.out_run);
-    at.k_out = (char *)rk_advance(run->k_out, b * pl->k.out_run);
+    at.d.positions = (const int64_t *)rk_advance(run->d.positions, b * pl->pos_run);
+    at.d.offsets = (const int64_t *)rk_advance(run->d.offsets, b * pl->off_run);
+    at.d.q_in = rk_advance(run->d.q_in, b * pl->q.in_run);
+    at.d.k_in = rk_advance(run->d.k_in, b * pl->k.in_run);
+    at.d.q_out = (char *)rk_advance(run->d.q_out, b * pl->q.out_run);
+    at.d.k_out = (char *)rk_advance(run->d.k_out, b * pl->k.out_run);
     return at;
 }
 
-static void rk_rope_task(void *ctx, int64_t task) {
-    const struct rk_rope_run *run = ctx;
+/* One task's tokens. Each task function below has `offsets` as a constant, so neither
+ * token loop tests it per token and a task costs one call from the parallel-for. */
+RK_ROPE_INLINE void rk_rope_task_run(const struct rk_rope_run *run, int64_t task, bool offsets) {
     const struct rk_rope_plan *pl = run->pl;
-    const int64_t cs = (int64_t)ropekit_dtype_size(pl->cs_dtype), h = pl->half;
     _Alignas(64) char stack_scratch[RK_ROPE_STACK_SCRATCH];
-    char *gc = run->heap_scratch ? run->heap_scratch + task * 2 * h * cs : stack_scratch;
-    char *gs = gc + h * cs;
+    char *scratch =
+        run->heap_scratch ? run->heap_scratch + task * 2 * pl->half * pl->cs_size : stack_scratch;
     int64_t t0 = task * pl->tokens_per_task;
     int64_t t1 = t0 + pl->tokens_per_task < pl->tokens ? t0 + pl->tokens_per_task : pl->tokens;
     if (pl->seq == pl->tokens) {
-        rk_rope_span(run, t0, t1, gc, gs);
+        rk_rope_tokens(run, t0, t1, scratch, offsets);
     } else {
         for (int64_t t = t0; t < t1;) { /* the task's part of each run it touches */
             const int64_t b = t / pl->seq, s = t - b * pl->seq;
             const int64_t n = pl->seq - s < t1 - t ? pl->seq - s : t1 - t;
             const struct rk_rope_run at = rk_rope_run_at(run, b);
-            rk_rope_span(&at, s, s + n, gc, gs);
+            rk_rope_tokens(&at, s, s + n, scratch, offsets);
             t += n;
         }
     }
@@ -426,15 +432,12 @@ static void rk_rope_task(void *ctx, int64_t task) {
         rk_stream_fence(); /* before this task counts as done */
 }
 
-ropekit_status rk_rope_execute(const struct rk_rope_plan *pl, const char *api,
-                               const int64_t *positions, const int64_t *offsets, const void *q_in,
-                               const void *k_in, const void *cache, void *q_out, void *k_out,
-                               enum rk_rope_rule *rule) {
-    ropekit_status st =
-        rk_rope_check_data(pl, api, positions, offsets, q_in, k_in, cache, q_out, k_out, rule);
-    return st != ROPEKIT_OK
-               ? st
-               : rk_rope_run(pl, api, positions, offsets, q_in, k_in, cache, q_out, k_out, rule);
+static void rk_rope_task(void *ctx, int64_t task) {
+    rk_rope_task_run(ctx, task, false);
+}
+
+static void rk_rope_task_offsets(void *ctx, int64_t task) {
+    rk_rope_task_run(ctx, task, true);
 }
 
 /* "[r][t]" for [T] (the row even for rope, as CANN's message has it), "[b][s]" or
@@ -471,27 +474,25 @@ RK_ROPE_COLD static ropekit_status rk_position_error(const struct rk_rope_plan *
 /* SPEC §5.5 (E): every position (+ offset) is checked before anything is written. */
 static ropekit_status rk_check_positions(const struct rk_rope_plan *pl, const char *api,
                                          const int64_t *positions, enum rk_rope_rule *rule) {
-    const int64_t runs = pl->tokens / pl->seq;
-    for (int r = 0; r < pl->nsec; r++)
-        for (int64_t b = 0; b < runs; b++) {
-            const char *row = (const char *)positions + r * pl->pos_row + b * pl->pos_run;
+    for (int r = 0; r < pl->nsec; r++) {
+        const char *row = (const char *)positions + r * pl->pos_row;
+        for (int64_t b = 0; b < pl->runs; b++, row += pl->pos_run)
             for (int64_t s = 0; s < pl->seq; s++) {
                 const int64_t v = rk_load_i64(row + s * pl->pos_col);
                 if (v < 0 || v >= pl->max_pos)
                     return rk_position_error(pl, api, r, b * pl->seq + s, v, NULL, rule);
             }
-        }
+    }
     return ROPEKIT_OK;
 }
 
 static ropekit_status rk_check_positions_offsets(const struct rk_rope_plan *pl, const char *api,
                                                  const int64_t *positions, const int64_t *offsets,
                                                  enum rk_rope_rule *rule) {
-    const int64_t runs = pl->tokens / pl->seq;
-    for (int r = 0; r < pl->nsec; r++)
-        for (int64_t b = 0; b < runs; b++) {
-            const char *row = (const char *)positions + r * pl->pos_row + b * pl->pos_run;
-            const char *orow = (const char *)offsets + b * pl->off_run;
+    for (int r = 0; r < pl->nsec; r++) {
+        const char *row = (const char *)positions + r * pl->pos_row;
+        const char *orow = (const char *)offsets;
+        for (int64_t b = 0; b < pl->runs; b++, row += pl->pos_run, orow += pl->off_run)
             for (int64_t s = 0; s < pl->seq; s++) {
                 const int64_t v = rk_load_i64(row + s * pl->pos_col);
                 const int64_t o = rk_load_i64(orow + s * pl->off_col);
@@ -499,43 +500,64 @@ static ropekit_status rk_check_positions_offsets(const struct rk_rope_plan *pl, 
                 if (!rk_add_i64(v, o, &p) || p < 0 || p >= pl->max_pos)
                     return rk_position_error(pl, api, r, b * pl->seq + s, v, &o, rule);
             }
-        }
+    }
     return ROPEKIT_OK;
 }
 
-ropekit_status rk_rope_run(const struct rk_rope_plan *pl, const char *api, const int64_t *positions,
-                           const int64_t *offsets, const void *q_in, const void *k_in,
-                           const void *cache, void *q_out, void *k_out, enum rk_rope_rule *rule) {
+/* rk_rope_run's body, inlined into rk_rope_execute too: the native face's call costs
+ * one call from check to work. */
+RK_ROPE_INLINE ropekit_status rk_rope_launch(const struct rk_rope_plan *pl, const char *api,
+                                             const struct rk_rope_data *d,
+                                             enum rk_rope_rule *rule) {
     *rule = RK_ROPE_RULE_NONE;
     if (pl->noop)
         return ROPEKIT_OK;
-    if (!pl->offsets)
-        offsets = NULL;
     RK_COUNT_CHECK(RK_CHECKED_ROPE, RK_ROPE_RULE_POS_RANGE);
-    ropekit_status st = offsets ? rk_check_positions_offsets(pl, api, positions, offsets, rule)
-                                : rk_check_positions(pl, api, positions, rule);
+    ropekit_status st = pl->offsets
+                            ? rk_check_positions_offsets(pl, api, d->positions, d->offsets, rule)
+                            : rk_check_positions(pl, api, d->positions, rule);
     if (st != ROPEKIT_OK)
         return st;
-    struct rk_rope_run run = {pl,
-                              positions,
-                              offsets,
-                              q_in,
-                              k_in,
-                              cache,
-                              q_out,
-                              k_out,
-                              pl->q.stream && q_out != q_in,
-                              pl->k.stream && k_out != k_in,
-                              NULL};
-    const int64_t scratch = 2 * pl->half * (int64_t)ropekit_dtype_size(pl->cs_dtype);
+    struct rk_rope_run run = {pl, *d, pl->q.stream && d->q_out != d->q_in,
+                              pl->k.stream && d->k_out != d->k_in, NULL};
+    if (!pl->offsets)
+        run.d.offsets = NULL;
+    const int64_t scratch = 2 * pl->half * pl->cs_size;
     if (pl->mrope && scratch > RK_ROPE_STACK_SCRATCH) {
         run.heap_scratch = malloc((size_t)(pl->tasks * scratch));
         if (!run.heap_scratch)
             RK_ROPE_FAIL(RK_ROPE_RULE_NO_MEMORY, "%s: scratch: out of memory", api);
     }
-    rk_parallel_for(pl->tasks, pl->threads, rk_rope_task, &run);
+    rk_parallel_for(pl->tasks, pl->threads, pl->offsets ? rk_rope_task_offsets : rk_rope_task,
+                    &run);
     free(run.heap_scratch);
     return ROPEKIT_OK;
+}
+
+ropekit_status rk_rope_run(const struct rk_rope_plan *pl, const char *api,
+                           const struct rk_rope_data *data, enum rk_rope_rule *rule) {
+    return rk_rope_launch(pl, api, data, rule);
+}
+
+ropekit_status rk_rope_execute(const struct rk_rope_plan *pl, const char *api,
+                               const struct rk_rope_data *data, enum rk_rope_rule *rule) {
+    ropekit_status st = rk_rope_check_data(pl, api, data, rule);
+    return st != ROPEKIT_OK ? st : rk_rope_launch(pl, api, data, rule);
+}
+
+/* queryIn's or keyIn's shape, from the plan: the token dims, then the heads. */
+static struct rk_shape rk_side_shape(const struct rk_rope_plan *pl,
+                                     const struct rk_rope_side *side) {
+    struct rk_shape sh = {.present = side->present};
+    for (int d = 0; side->present && d < pl->tok_dims; d++)
+        sh.dims[sh.ndim++] = pl->tok_shape[d];
+    if (side->present && side->split) {
+        sh.dims[sh.ndim++] = side->heads;
+        sh.dims[sh.ndim++] = pl->head_size;
+    } else if (side->present) {
+        sh.dims[sh.ndim++] = side->heads * pl->head_size;
+    }
+    return sh;
 }
 
 size_t rk_rope_describe(const struct rk_rope_plan *pl, char *buf, size_t len) {
@@ -549,7 +571,9 @@ size_t rk_rope_describe(const struct rk_rope_plan *pl, char *buf, size_t len) {
     char tok[96] = "";
     if (pl->tok_dims == 2)
         snprintf(tok, sizeof tok, " token_dims=[%lld,%lld] runs=%lld", (long long)pl->tok_shape[0],
-                 (long long)pl->tok_shape[1], (long long)(pl->seq ? pl->tokens / pl->seq : 0));
+                 (long long)pl->tok_shape[1], (long long)pl->runs);
+    const struct rk_shape qs = rk_side_shape(pl, &pl->q), ks = rk_side_shape(pl, &pl->k);
+    const struct rk_shape cs = {.present = true, .ndim = 2, .dims = {pl->max_pos, pl->rot_dim}};
     char qb[64], kb[64], cb[64];
     int n = snprintf(buf, len,
                      "%s %s dtypes=%s/%s q=%s k=%s cache=%s head_size=%lld rotary_dim=%lld "
@@ -557,9 +581,8 @@ size_t rk_rope_describe(const struct rk_rope_plan *pl, char *buf, size_t len) {
                      "kernel=%s tasks=%lld threads=%d%s%s%s",
                      pl->mrope ? "mrope" : "rope", pl->style == RK_ROPE_NEOX ? "neox" : "gptj",
                      ropekit_dtype_name(pl->x_dtype), ropekit_dtype_name(pl->cs_dtype),
-                     rk_shape_format(&pl->q_shape, qb, sizeof qb),
-                     rk_shape_format(&pl->k_shape, kb, sizeof kb),
-                     rk_shape_format(&pl->cache_shape, cb, sizeof cb), (long long)pl->head_size,
+                     rk_shape_format(&qs, qb, sizeof qb), rk_shape_format(&ks, kb, sizeof kb),
+                     rk_shape_format(&cs, cb, sizeof cb), (long long)pl->head_size,
                      (long long)pl->rot_dim, (long long)pl->tokens, tok,
                      pl->offsets ? " offsets" : "", sec, pl->kernel_name ? pl->kernel_name : "-",
                      (long long)pl->tasks, pl->threads, pl->prefetch ? " prefetch" : "",

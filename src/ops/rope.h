@@ -42,15 +42,16 @@ struct rk_rope_problem {
 struct rk_rope_side {
     bool present;
     bool same_layout; /* output layout == input layout */
+    bool split;       /* [..., H, headSize] (else [..., H*headSize]) */
     bool stream;      /* out of place, outputs beyond the caches: write them past the caches */
-    int64_t heads;
+    int64_t heads;    /* 0 when absent (the plan starts zeroed) */
     int64_t in_tok, in_head, in_col;    /* bytes */
     int64_t out_tok, out_head, out_col; /* bytes */
     int64_t in_run, out_run;            /* bytes between runs of tokens (see seq) */
 };
 
-/* The tensors: CANN's six in the order of rk_rope_check_data's arguments, then the
- * native face's offsets. */
+/* The tensors: CANN's six in its argument order (struct rk_rope_data's, the aclnn
+ * executor's slots), then the native face's offsets. */
 enum {
     RK_ROPE_POS,
     RK_ROPE_Q_IN,
@@ -70,14 +71,14 @@ struct rk_rope_plan {
      * threads straight after the caller wrote it, each cache line a transfer. */
     rk_rope_fn kernel;
     int64_t tokens, tokens_per_task, half, head_size;
-    /* The worker walks the tokens as runs of `seq` (runs = tokens / seq): [B, S] is B
-     * runs of S unless every tensor's batch stride is S times its sequence stride,
-     * then (as [T]) one run of B * S. */
-    int64_t seq;
-    int64_t pos_row, pos_col, pos_run; /* bytes */
-    bool offsets;                      /* a cache row is positions + offsets */
-    int64_t off_col, off_run;          /* bytes */
-    int64_t cache_row, cache_col;      /* bytes */
+    /* The worker walks the tokens as `runs` runs of `seq`: [B, S] is B runs of S unless
+     * every tensor's batch stride is S times its sequence stride, then (as [T]) one run
+     * of B * S. */
+    int64_t seq, runs;
+    int64_t pos_row, pos_col, pos_run;     /* bytes */
+    bool offsets;                          /* a cache row is positions + offsets */
+    int64_t off_col, off_run;              /* bytes */
+    int64_t cache_row, cache_col, cs_size; /* bytes */
     ropekit_dtype cs_dtype;
     bool mrope;
     bool prefetch; /* operands large enough to stream from memory */
@@ -101,34 +102,35 @@ struct rk_rope_plan {
     ropekit_isa isa;
     const char *kernel_name; /* the kernel set, e.g. "avx512+bf16" */
     struct rk_view_geom geom[RK_ROPE_TENSORS];
-    struct rk_shape q_shape, k_shape, cache_shape;
 };
 
 ropekit_status rk_rope_plan_make(const struct rk_rope_problem *problem,
                                  const struct rk_rope_policy *policy, struct rk_rope_plan *plan,
                                  enum rk_rope_rule *rule);
 
+/* The data one call binds to a plan, in the order of enum RK_ROPE_POS... One struct, so
+ * the faces hand the pointers on in one register from the entry point to the worker. */
+struct rk_rope_data {
+    const int64_t *positions;
+    const void *q_in, *k_in, *cache;
+    void *q_out, *k_out;
+    const int64_t *offsets; /* ignored by a plan made without offsets */
+};
+
 /* Data bound after the plan was made: pointers present, no overlaps (SPEC §5.5 row 16).
- * Phase 1 and a plan made with check_data have checked their data already. `offsets` is
- * ignored by a plan made without offsets. */
+ * Phase 1 and a plan made with check_data have checked their data already. */
 ropekit_status rk_rope_check_data(const struct rk_rope_plan *plan, const char *api,
-                                  const int64_t *positions, const int64_t *offsets,
-                                  const void *q_in, const void *k_in, const void *cache,
-                                  const void *q_out, const void *k_out, enum rk_rope_rule *rule);
+                                  const struct rk_rope_data *data, enum rk_rope_rule *rule);
 
 /* Checks data, then every position (nothing is written when one is out of range), then
  * runs. */
 ropekit_status rk_rope_execute(const struct rk_rope_plan *plan, const char *api,
-                               const int64_t *positions, const int64_t *offsets, const void *q_in,
-                               const void *k_in, const void *cache, void *q_out, void *k_out,
-                               enum rk_rope_rule *rule);
+                               const struct rk_rope_data *data, enum rk_rope_rule *rule);
 
 /* rk_rope_execute without the data checks, for data rk_rope_check_data has accepted;
  * the positions are still checked (their values are only known now). */
 ropekit_status rk_rope_run(const struct rk_rope_plan *plan, const char *api,
-                           const int64_t *positions, const int64_t *offsets, const void *q_in,
-                           const void *k_in, const void *cache, void *q_out, void *k_out,
-                           enum rk_rope_rule *rule);
+                           const struct rk_rope_data *data, enum rk_rope_rule *rule);
 
 /* Frees what a plan owns beyond itself (then it may be dropped). */
 void rk_rope_plan_release(struct rk_rope_plan *plan);

@@ -265,16 +265,19 @@ static ropekit_status rk_step_tokens(struct rk_rope_ctx *c, enum rk_rope_rule *r
     const ropekit_tensor *qi = c->t[RK_ROPE_Q_IN], *ki = c->t[RK_ROPE_K_IN];
     const int td = c->out->tok_dims;
     RK_COUNT(TOKENS);
+    c->out->tokens = c->x->shape[0];
+    if (td == 1) {
+        if (qi && ki && ki->shape[0] != qi->shape[0])
+            RK_ROPE_FAIL(RK_ROPE_RULE_TOKENS,
+                         "%s: keyIn shape[0] = %lld: must equal queryIn's numTokens %lld",
+                         c->pol->api, (long long)ki->shape[0], (long long)qi->shape[0]);
+        return ROPEKIT_OK;
+    }
     /* B * S may overflow only when query and key are empty; positions then cannot
      * match them (rk_step_pos_shape) */
-    c->out->tokens = c->x->shape[0];
-    if (td == 2 && !rk_mul_i64(c->x->shape[0], c->x->shape[1], &c->out->tokens))
+    if (!rk_mul_i64(c->x->shape[0], c->x->shape[1], &c->out->tokens))
         c->out->tokens = INT64_MAX;
-    if (td == 1 && qi && ki && ki->shape[0] != qi->shape[0])
-        RK_ROPE_FAIL(RK_ROPE_RULE_TOKENS,
-                     "%s: keyIn shape[0] = %lld: must equal queryIn's numTokens %lld", c->pol->api,
-                     (long long)ki->shape[0], (long long)qi->shape[0]);
-    for (int d = 0; td > 1 && qi && ki && d < td; d++)
+    for (int d = 0; qi && ki && d < td; d++)
         if (ki->shape[d] != qi->shape[d])
             RK_ROPE_FAIL(RK_ROPE_RULE_TOKENS,
                          "%s: keyIn shape[%d] = %lld: must equal queryIn shape[%d] = %lld (token "
@@ -420,7 +423,18 @@ static ropekit_status rk_step_rot_dim(struct rk_rope_ctx *c, enum rk_rope_rule *
     return ROPEKIT_OK;
 }
 
-/* The token dims of queryIn (or keyIn), after the section row for mrope. */
+/* Positions' shape: the section row for mrope, then the token dims of queryIn (or
+ * keyIn). rk_positions_fit tests it in place (phase 1 of every call pays for it), the
+ * message builds it. */
+static bool rk_positions_fit(const struct rk_rope_ctx *c, int rows) {
+    const ropekit_tensor *pos = c->t[RK_ROPE_POS];
+    const int lead = c->out->mrope ? 1 : 0, td = c->out->tok_dims;
+    bool fit = pos->ndim == lead + td && (!lead || pos->shape[0] == rows);
+    for (int d = 0; fit && d < td; d++)
+        fit = pos->shape[lead + d] == c->x->shape[d];
+    return fit;
+}
+
 static struct rk_shape rk_wanted_positions(const struct rk_rope_ctx *c, int rows) {
     struct rk_shape want = {.present = true};
     if (c->out->mrope)
@@ -443,14 +457,15 @@ static ropekit_status rk_step_pos_shape(struct rk_rope_ctx *c, enum rk_rope_rule
     const int rows = c->out->mrope ? (int)c->nsec : 1;
     char b1[96], b2[96];
     RK_COUNT(POS_SHAPE);
-    const struct rk_shape want = rk_wanted_positions(c, rows);
-    const bool ok = rk_shape_is(pos, &want);
-    if (!ok && c->out->tok_dims > 1)
+    const bool ok = rk_positions_fit(c, rows);
+    if (!ok && c->out->tok_dims > 1) {
+        const struct rk_shape want = rk_wanted_positions(c, rows);
         RK_ROPE_FAIL(RK_ROPE_RULE_POS_SHAPE,
                      "%s: positions shape = %s: must be %s (%s with %s's token dims [B, S])",
                      c->pol->api, rk_shape_str(pos, b1, sizeof b1),
                      rk_shape_format(&want, b2, sizeof b2), c->out->mrope ? "mrope" : "rope",
                      c->x_name);
+    }
     if (!ok && c->out->mrope)
         RK_ROPE_FAIL(RK_ROPE_RULE_POS_SHAPE,
                      "%s: positions shape = %s: must be [%d, %lld] for mrope with %d sections",
@@ -604,10 +619,9 @@ ropekit_status rk_rope_validate(const struct rk_rope_problem *p, const struct rk
 }
 
 ropekit_status rk_rope_check_data(const struct rk_rope_plan *pl, const char *api,
-                                  const int64_t *positions, const int64_t *offsets,
-                                  const void *q_in, const void *k_in, const void *cache,
-                                  const void *q_out, const void *k_out, enum rk_rope_rule *rule) {
-    const void *const data[RK_ROPE_TENSORS] = {positions, q_in, k_in, cache, q_out, k_out, offsets};
+                                  const struct rk_rope_data *d, enum rk_rope_rule *rule) {
+    const void *const data[RK_ROPE_TENSORS] = {d->positions, d->q_in,  d->k_in,   d->cache,
+                                               d->q_out,     d->k_out, d->offsets};
     const bool present[RK_ROPE_TENSORS] = {true,          pl->q.present, pl->k.present, true,
                                            pl->q.present, pl->k.present, pl->offsets};
     const bool same_layout[2] = {pl->q.same_layout, pl->k.same_layout};
