@@ -609,11 +609,11 @@ static void test_finalize_with_queued_work(void **state) {
 static atomic_bool budget_stop;
 
 static void *budget_changer_main(void *arg) {
-    int *changes = arg;
+    atomic_int *changes = arg;
     for (int i = 0; !atomic_load(&budget_stop); i++) {
         if (ropekit_set_num_threads(i % 5) != ROPEKIT_OK || ropekit_get_num_threads() < 1)
-            *changes = -1000000;
-        (*changes)++;
+            atomic_store(changes, -1000000);
+        atomic_fetch_add(changes, 1);
         if (i % 8 == 7)
             sleep_ms(1);
     }
@@ -630,11 +630,17 @@ static void test_thread_budget_under_contention(void **state) {
     aclrtStream st[2] = {NULL, NULL};
     assert_int_equal(aclrtCreateStream(&st[0]), ACL_SUCCESS);
     assert_int_equal(aclrtCreateStream(&st[1]), ACL_SUCCESS);
-    int changes[2] = {0, 0};
+    atomic_int changes[2];
+    atomic_init(&changes[0], 0);
+    atomic_init(&changes[1], 0);
     pthread_t changer[2];
     atomic_store(&budget_stop, false);
     for (int i = 0; i < 2; i++)
         assert_int_equal(pthread_create(&changer[i], NULL, budget_changer_main, &changes[i]), 0);
+    /* the calls start only once both changers are changing the budget (on a busy machine
+     * a changer may otherwise first run after the calls are done) */
+    while (atomic_load(&changes[0]) == 0 || atomic_load(&changes[1]) == 0)
+        sleep_ms(1);
     struct launcher w[WORKERS];
     for (int round = 0; round < 2; round++) {
         for (int i = 0; i < WORKERS; i++)
@@ -644,7 +650,7 @@ static void test_thread_budget_under_contention(void **state) {
     atomic_store(&budget_stop, true);
     for (int i = 0; i < 2; i++) {
         join(changer[i]);
-        assert_true(changes[i] > 0);
+        assert_true(atomic_load(&changes[i]) > 0);
     }
     assert_int_equal(ropekit_set_num_threads(0), ROPEKIT_OK);
     assert_int_equal(ropekit_get_num_threads(), 3);
