@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages ropekit's build (and, with "test", its test suite:
-# cmocka, clang with libFuzzer's runtime) needs, when they are missing. Run as root (or with sudo available). The Python
-# packages of the tests (numpy, pytest, torch) live in the project's virtual
+# cmocka, clang with libFuzzer's runtime, Python's headers and ninja for the torch C++
+# extension and torch.compile) needs, when they are missing. Run as root (or with sudo
+# available). The Python packages of the tests (numpy, pytest, torch) live in the project's virtual
 # environment (scripts/python_env.sh), not in Debian's interpreter.
 set -euo pipefail
 pkgs=(cmake make gcc g++ pkg-config)
 if [[ "${1:-}" == "test" ]]; then
-  pkgs+=(libcmocka-dev python3 clang libclang-rt-dev)
+  pkgs+=(libcmocka-dev python3 python3-dev ninja-build clang libclang-rt-dev)
 fi
 missing=()
 for p in "${pkgs[@]}"; do
