@@ -1,21 +1,14 @@
 """The scaling variants added to the table builders, the attention scaling query and the
-Hugging Face config reader, against float64 references of the published formulas
-written here with numpy (R = rotary_dim, f = factor, i in [0, R/2), inv0 = base^(-2i/R)):
+Hugging Face config reader, against the float64 references of the published formulas
+(tests/reference/rope_frequencies.py: longrope, ntk, alpha, yarn, linear), with how
+ropekit's scaling fields combine them:
 
-  longrope  inv = inv0 / ext[i], ext = long_factor when the table has more rows than
-            original, else short_factor (Ding et al. 2024); magnitude attention_factor,
-            else sqrt(1 + ln f / ln original) for f > 1, else 1. Stacked (vLLM): rows
-            [0, original) short at position p, rows [original, M) long at p - original.
-  ntk       fixed: inv = (base f)^(-2i/R) / f^(2/R); mixed (b > 0): inv = inv0 /
-            exp(a (i+1)^b), a = ln f / (R/2)^b                       (vLLM "ntk")
-  alpha     inv from base' = base alpha^(R/(R-2))              (Hunyuan, vLLM "dynamic")
-  yarn      cd(n) = R ln(original / (2 pi n)) / (2 ln base); low = cd(beta_fast),
-            high = cd(beta_slow), floored / ceiled only when truncate; low = max(low, 0),
-            high = min(high, R - 1), high += 0.001 when equal; ramp = clip((i - low) /
-            (high - low), 0, 1); mask = (1 - ramp) extrapolation_factor;
-            inv = inv0 / f (1 - mask) + inv0 mask; magnitude (attention_factor if > 0
-            else m(f, mscale) / m(f, mscale_all_dim)) attn_factor, m(f, s) = 0.1 s ln f + 1
-            for f > 1, else 1                 (Peng et al. 2023; DeepSeek-V2 for mscale)
+  longrope  ext = long_factor when the table has more rows than original, else
+            short_factor; magnitude attention_factor, else the published one. Stacked
+            (vLLM): rows [0, original) short at position p, rows [original, M) long at
+            p - original.
+  yarn      magnitude (attention_factor if > 0 else m(f, mscale) / m(f, mscale_all_dim))
+            times attn_factor (DeepSeek-V2 for mscale)
   linear    inv_freq (HF view) = inv0 / f; the tables use inv0 at position p / f
 
 Cos/sin entries are compared with the once-rounded float64 references under the window
@@ -28,6 +21,7 @@ import numpy as np
 import pytest
 
 import ropekit
+import rope_frequencies as freqs
 from ropekit import tables
 from table_rounding import DTYPES, check_rounded, window
 
@@ -58,56 +52,30 @@ PHI3_SHORT = [
     3.049999999999997, 3.049999999999997, 3.049999999999997]
 
 
-# ---- independent references ---------------------------------------------------------
+# ---- the references (tests/reference/rope_frequencies.py) --------------------------
 
-def inv0(R, base):
-    return base ** (-2.0 * np.arange(R // 2, dtype=np.float64) / R)
-
-
-def mscale(f, s):
-    return 0.1 * s * math.log(f) + 1.0 if f > 1 else 1.0
-
-
-def yarn_bounds(R, base, orig, beta_fast, beta_slow, truncate):
-    def cd(n):
-        return R * math.log(orig / (n * 2 * math.pi)) / (2 * math.log(base))
-
-    low, high = cd(beta_fast), cd(beta_slow)
-    if truncate:
-        low, high = math.floor(low), math.ceil(high)
-    low, high = max(low, 0), min(high, R - 1)
-    return low, (high + 0.001 if low == high else high)
+inv0, mscale, yarn_bounds = freqs.inv_freq, freqs.yarn_mscale, freqs.yarn_correction_range
 
 
 def ref_yarn(R, base, sc):
-    low, high = yarn_bounds(R, base, sc["original_max_position"], sc.get("beta_fast", 32.0),
-                            sc.get("beta_slow", 1.0), sc.get("truncate", True))
-    i = np.arange(R // 2, dtype=np.float64)
-    mask = (1 - np.clip((i - low) / (high - low), 0, 1)) * sc.get("extrapolation_factor", 1.0)
-    inv = inv0(R, base)
-    return inv / sc["factor"] * (1 - mask) + inv * mask
+    return freqs.yarn_inv_freq(R, base, sc["factor"], sc["original_max_position"],
+                               sc.get("beta_fast", 32.0), sc.get("beta_slow", 1.0),
+                               sc.get("truncate", True), sc.get("extrapolation_factor", 1.0))
 
 
 def ref_yarn_magnitude(sc):
+    """ropekit's (and vLLM's) YaRN magnitude: attention_factor when set, else
+    m(f, mscale) / m(f, mscale_all_dim), times attn_factor."""
     f = sc["factor"]
-    derived = sc.get("attention_factor") or (mscale(f, sc.get("mscale", 1.0)) /
-                                             mscale(f, sc.get("mscale_all_dim", 0.0)))
+    derived = sc.get("attention_factor") or (freqs.yarn_mscale(f, sc.get("mscale", 1.0)) /
+                                             freqs.yarn_mscale(f, sc.get("mscale_all_dim", 0.0)))
     return derived * sc.get("attn_factor", 1.0)
 
 
 def ref_longrope_magnitude(sc):
     if sc.get("attention_factor"):
         return sc["attention_factor"]
-    f = sc.get("factor", 1.0)
-    return math.sqrt(1 + math.log(f) / math.log(sc["original_max_position"])) if f > 1 else 1.0
-
-
-def ref_ntk(R, base, sc):
-    f, b = sc["factor"], sc.get("mixed_b", 0.0)
-    if not b:
-        return inv0(R, base * f) / f ** (2.0 / R)
-    a = math.log(f) / (R / 2) ** b
-    return inv0(R, base) / np.exp(a * np.arange(1, R // 2 + 1, dtype=np.float64) ** b)
+    return freqs.longrope_attention_factor(sc.get("factor", 1.0), sc["original_max_position"])
 
 
 def ref_table(R, base, M, sc):
@@ -117,7 +85,8 @@ def ref_table(R, base, M, sc):
     if kind == "longrope":
         mag = ref_longrope_magnitude(sc)
         orig = sc["original_max_position"]
-        short, long_ = inv0(R, base) / sc["short_factor"], inv0(R, base) / sc["long_factor"]
+        short = freqs.longrope_inv_freq(R, base, sc["short_factor"])
+        long_ = freqs.longrope_inv_freq(R, base, sc["long_factor"])
         if sc.get("longrope_stacked"):
             split = min(orig, M)
             return [(rows[:split], rows[:split], short),
@@ -126,9 +95,9 @@ def ref_table(R, base, M, sc):
     if kind in ("yarn", "deepseek_yarn"):
         return [(rows, rows, ref_yarn(R, base, sc))], ref_yarn_magnitude(sc)
     if kind == "ntk":
-        return [(rows, rows, ref_ntk(R, base, sc))], 1.0
+        return [(rows, rows, freqs.ntk_inv_freq(R, base, sc["factor"], sc.get("mixed_b", 0.0)))], 1.0
     if kind == "dynamic_ntk_alpha":
-        return [(rows, rows, inv0(R, base * sc["alpha"] ** (R / (R - 2))))], 1.0
+        return [(rows, rows, freqs.inv_freq(R, freqs.ntk_alpha_base(R, base, sc["alpha"])))], 1.0
     raise AssertionError(kind)
 
 

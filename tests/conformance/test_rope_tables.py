@@ -1,6 +1,6 @@
 """The cos/sin table builders (ropekit_cos_sin_cache_build, ropekit_rotary_coeffs_build,
-ropekit_rope_inv_freq) against float64 references of each rope scaling variant's
-published formula, written here independently with numpy float64:
+ropekit_rope_inv_freq) against the float64 references of each rope scaling variant's
+published formula (tests/reference/rope_frequencies.py):
 
   base      inv_freq[i] = base^(-2i/R), i in [0, R/2); angle = p * inv_freq[i]
   linear    angle = (p / factor) * inv_freq[i]                 (position interpolation)
@@ -27,6 +27,7 @@ import numpy as np
 import pytest
 
 import ropekit
+import rope_frequencies as freqs
 from ropekit._lib import bind
 
 from table_rounding import (BF16, DTYPES, F16, F32, bits_of, check_rounded, lib_bits,
@@ -35,46 +36,28 @@ from table_rounding import (BF16, DTYPES, F16, F32, bits_of, check_rounded, lib_
 INVALID, NULL_POINTER = 2, 1
 
 
-# ---- independent references of the published formulas ------------------------------
+# ---- the references (tests/reference/rope_frequencies.py) --------------------------
 
 def ref_inv_freq(R, base, max_positions, sc):
     """float64 inverse frequencies after scaling (sc: dict or None)."""
     kind = sc["type"] if sc else "none"
-    i = np.arange(R // 2, dtype=np.float64)
-    if kind == "dynamic" and max_positions > sc["original_max_position"]:
-        f, orig = sc["factor"], sc["original_max_position"]
-        base = base * ((f * max_positions / orig) - (f - 1)) ** (R / (R - 2))
-    inv = base ** (-2.0 * i / R)
+    if kind == "dynamic":
+        base = freqs.dynamic_ntk_base(R, base, sc["factor"], max_positions,
+                                      sc["original_max_position"])
     if kind == "yarn":
-        f, orig = sc["factor"], sc["original_max_position"]
-
-        def correction_dim(n):
-            return R * math.log(orig / (n * 2 * math.pi)) / (2 * math.log(base))
-
-        low = max(math.floor(correction_dim(sc["beta_fast"])), 0)
-        high = min(math.ceil(correction_dim(sc["beta_slow"])), R - 1)
-        if low == high:
-            high += 0.001
-        ramp = np.clip((i - low) / (high - low), 0.0, 1.0)
-        mask = (1.0 - ramp) * sc["extrapolation_factor"]
-        inv = (inv / f) * (1.0 - mask) + inv * mask
-    elif kind == "llama3":
-        f, orig = sc["factor"], sc["original_max_position"]
-        lo, hi = sc["low_freq_factor"], sc["high_freq_factor"]
-        wavelen = 2 * math.pi / inv
-        low_wavelen, high_wavelen = orig / lo, orig / hi
-        smooth = (orig / wavelen - lo) / (hi - lo)
-        mid = (1 - smooth) * inv / f + smooth * inv
-        inv = np.where(wavelen < high_wavelen, inv,
-                       np.where(wavelen > low_wavelen, inv / f, mid))
-    return inv
+        return freqs.yarn_inv_freq(R, base, sc["factor"], sc["original_max_position"],
+                                   sc["beta_fast"], sc["beta_slow"],
+                                   extrapolation_factor=sc["extrapolation_factor"])
+    if kind == "llama3":
+        return freqs.llama3_inv_freq(R, base, sc["factor"], sc["low_freq_factor"],
+                                     sc["high_freq_factor"], sc["original_max_position"])
+    return freqs.inv_freq(R, base)
 
 
 def ref_mscale(sc):
     if not sc or sc["type"] != "yarn":
         return 1.0
-    f = sc["factor"]
-    return (0.1 * math.log(f) + 1.0 if f > 1 else 1.0) * sc["attn_factor"]
+    return freqs.yarn_mscale(sc["factor"]) * sc["attn_factor"]
 
 
 def ref_angles(num_positions, R, base, sc, max_positions=None):
@@ -133,18 +116,12 @@ CONFIGS = {
 
 def test_yarn_degenerate_config_really_is_degenerate():
     # The "yarn-low-equals-high" entry exercises the high += 0.001 branch.
-    R, base, orig = 128, 10000.0, 6
-
-    def cd(n):
-        return R * math.log(orig / (n * 2 * math.pi)) / (2 * math.log(base))
-
-    assert max(math.floor(cd(32.0)), 0) == min(math.ceil(cd(1.0)), R - 1) == 0
+    assert freqs.yarn_correction_range(128, 10000.0, 6) == (0, 0.001)
 
 
 def test_llama3_config_uses_all_three_bands():
     base, R, _, sc = CONFIGS["llama3.1-8b"]
-    inv = base ** (-2.0 * np.arange(R // 2) / R)
-    wavelen = 2 * math.pi / inv
+    wavelen = 2 * math.pi / freqs.inv_freq(R, base)
     assert (wavelen < 8192 / 4).any() and (wavelen > 8192).any()
     assert ((wavelen >= 8192 / 4) & (wavelen <= 8192)).any()
 

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "ropekit/ropekit.h"
+#include "testkit/everywhere.h"
 
 /* ---- data ---- */
 
@@ -349,44 +350,40 @@ static double *big_rope(bool gptj) {
     return q;
 }
 
+struct big_case {
+    bool rope, gptj;
+    ropekit_rotary_mode mode;
+    ropekit_direction dir;
+};
+
+static void big_case_compute(void *ctx, void *out) {
+    const struct big_case *c = ctx;
+    double *x = c->rope ? big_rope(c->gptj) : big_partial_rotary(c->mode, c->dir);
+    memcpy(out, x,
+           (c->rope ? (size_t)BIG_T * BIG_H * BIG_HS : (size_t)BIG_ROWS * BIG_D) * sizeof *x);
+    free(x);
+}
+
 static void identical_across_isa_and_threads(void **state) {
     (void)state;
     static const int threads[] = {1, 2, 3};
-    double *pr_ref[4][2] = {{NULL}}, *rope_ref[2] = {NULL};
-    for (int isa = 0; isa <= (int)ropekit_isa_detected(); isa++)
-        for (size_t ti = 0; ti < sizeof threads / sizeof threads[0]; ti++) {
-            assert_int_equal(ropekit_set_max_isa((ropekit_isa)isa), ROPEKIT_OK);
-            assert_int_equal(ropekit_set_num_threads(threads[ti]), ROPEKIT_OK);
-            for (int mode = 0; mode < 4; mode++)
-                for (int dir = 0; dir < 2; dir++) {
-                    double *x =
-                        big_partial_rotary((ropekit_rotary_mode)mode, (ropekit_direction)dir);
-                    if (!pr_ref[mode][dir])
-                        pr_ref[mode][dir] = x;
-                    else {
-                        assert_memory_equal(x, pr_ref[mode][dir],
-                                            (size_t)BIG_ROWS * BIG_D * sizeof *x);
-                        free(x);
-                    }
-                }
-            for (int gptj = 0; gptj < 2; gptj++) {
-                double *q = big_rope(gptj);
-                if (!rope_ref[gptj])
-                    rope_ref[gptj] = q;
-                else {
-                    assert_memory_equal(q, rope_ref[gptj],
-                                        (size_t)BIG_T * BIG_H * BIG_HS * sizeof *q);
-                    free(q);
-                }
-            }
-        }
-    ropekit_set_max_isa(ropekit_isa_detected());
-    ropekit_set_num_threads(0);
+    tk_everywhere_diff diff;
     for (int mode = 0; mode < 4; mode++)
-        for (int dir = 0; dir < 2; dir++)
-            free(pr_ref[mode][dir]);
-    free(rope_ref[0]);
-    free(rope_ref[1]);
+        for (int dir = 0; dir < 2; dir++) {
+            struct big_case c = {false, false, (ropekit_rotary_mode)mode, (ropekit_direction)dir};
+            if (!tk_same_bytes_everywhere(big_case_compute, &c,
+                                          (size_t)BIG_ROWS * BIG_D * sizeof(double), threads, 3,
+                                          &diff))
+                fail_msg("partial rotary mode %d dir %d: isa %d threads %d differ", mode, dir,
+                         diff.isa, diff.threads);
+        }
+    for (int gptj = 0; gptj < 2; gptj++) {
+        struct big_case c = {true, gptj, 0, 0};
+        if (!tk_same_bytes_everywhere(big_case_compute, &c,
+                                      (size_t)BIG_T * BIG_H * BIG_HS * sizeof(double), threads, 3,
+                                      &diff))
+            fail_msg("rope gptj %d: isa %d threads %d differ", gptj, diff.isa, diff.threads);
+    }
 }
 
 /* ---- validation ---- */

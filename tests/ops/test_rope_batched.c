@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "ropekit/ropekit.h"
+#include "testkit/everywhere.h"
 
 enum { MAX_POS = 64, HS = 16, ROT = 12, M_SECTIONS = 3 };
 static const int64_t kSections[M_SECTIONS] = {2, 2, 2}; /* sum = ROT / 2 */
@@ -271,57 +272,57 @@ static void batched_edge_shapes(void **state) {
     free(cache);
 }
 
+struct batched_run {
+    struct side q, qo;
+    struct toks pos, off;
+    float *cache;
+    ropekit_tensor ct;
+    ropekit_rope_config cfg;
+};
+
+static void batched_run_compute(void *ctx, void *out) {
+    struct batched_run *r = ctx;
+    ropekit_tensor ot = r->qo.t;
+    ot.data = out;
+    ropekit_plan *plan = NULL;
+    assert_int_equal(
+        ropekit_rope_plan_create(&r->pos.t, &r->q.t, NULL, &r->ct, &ot, NULL, &r->cfg, &plan),
+        ROPEKIT_OK);
+    char text[512];
+    ropekit_plan_describe(plan, text, sizeof text);
+    assert_non_null(strstr(text, "token_dims=[4,300] runs=4"));
+    assert_non_null(strstr(text, " offsets"));
+    assert_int_equal(ropekit_rope_execute_offsets(plan, r->pos.buf, r->off.buf, r->q.buf, NULL,
+                                                  r->cache, out, NULL),
+                     ROPEKIT_OK);
+    ropekit_plan_destroy(plan);
+}
+
 /* A batched plan split into many tasks: the same bytes on 1, 2 and the default number of
  * threads, and on every kernel set. */
 static void batched_threads_and_isas_identical(void **state) {
     (void)state;
     const int64_t b = 4, s = 300, h = 8;
-    struct side q, qo;
-    side_make(&q, QK_HF, b, s, h);
-    side_make(&qo, QK_SPLIT, b, s, h);
-    struct toks pos, off;
-    toks_make(&pos, TOK_DENSE, 0, b, s, 0, MAX_POS / 2);
-    toks_make(&off, TOK_PER_BATCH, 0, b, s, 0, MAX_POS / 2);
-    float *cache = cache_make();
+    struct batched_run r;
+    side_make(&r.q, QK_HF, b, s, h);
+    side_make(&r.qo, QK_SPLIT, b, s, h);
+    toks_make(&r.pos, TOK_DENSE, 0, b, s, 0, MAX_POS / 2);
+    toks_make(&r.off, TOK_PER_BATCH, 0, b, s, 0, MAX_POS / 2);
+    r.cache = cache_make();
     const int64_t cshape[2] = {MAX_POS, ROT};
-    ropekit_tensor ct = ropekit_tensor_make(cache, ROPEKIT_F32, 2, cshape, NULL);
-    ropekit_rope_config cfg = {.head_size = HS, .offsets = &off.t};
-    float *first = NULL;
-    const ropekit_isa best = ropekit_isa_detected();
-    for (int isa = 0; isa <= (int)best; isa++)
-        for (int threads = 0; threads <= 2; threads++) {
-            assert_int_equal(ropekit_set_max_isa((ropekit_isa)isa), ROPEKIT_OK);
-            assert_int_equal(ropekit_set_num_threads(threads), ROPEKIT_OK);
-            memset(qo.buf, 0, qo.count * sizeof(float));
-            ropekit_plan *plan = NULL;
-            assert_int_equal(
-                ropekit_rope_plan_create(&pos.t, &q.t, NULL, &ct, &qo.t, NULL, &cfg, &plan),
-                ROPEKIT_OK);
-            char text[512];
-            ropekit_plan_describe(plan, text, sizeof text);
-            assert_non_null(strstr(text, "token_dims=[4,300] runs=4"));
-            assert_non_null(strstr(text, " offsets"));
-            assert_int_equal(ropekit_rope_execute_offsets(plan, pos.buf, off.buf, q.buf, NULL,
-                                                          cache, qo.buf, NULL),
-                             ROPEKIT_OK);
-            ropekit_plan_destroy(plan);
-            if (!first) {
-                first = malloc(qo.count * sizeof(float));
-                assert_non_null(first);
-                memcpy(first, qo.buf, qo.count * sizeof(float));
-            } else if (memcmp(first, qo.buf, qo.count * sizeof(float)) != 0) {
-                fail_msg("isa %d threads %d differ from scalar on the default threads", isa,
-                         threads);
-            }
-        }
-    ropekit_set_num_threads(0);
-    ropekit_set_max_isa(best);
-    free(first);
-    free(cache);
-    free(pos.buf);
-    free(off.buf);
-    side_free(&q);
-    side_free(&qo);
+    r.ct = ropekit_tensor_make(r.cache, ROPEKIT_F32, 2, cshape, NULL);
+    r.cfg = (ropekit_rope_config){.head_size = HS, .offsets = &r.off.t};
+    static const int threads[] = {0, 1, 2};
+    tk_everywhere_diff diff;
+    if (!tk_same_bytes_everywhere(batched_run_compute, &r, r.qo.count * sizeof(float), threads, 3,
+                                  &diff))
+        fail_msg("isa %d threads %d differ from scalar on the default threads", diff.isa,
+                 diff.threads);
+    free(r.cache);
+    free(r.pos.buf);
+    free(r.off.buf);
+    side_free(&r.q);
+    side_free(&r.qo);
 }
 
 /* A contiguous [B, S] plan runs as [T] (one run); broadcast positions need B runs. */

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "ropekit/ropekit.h"
+#include "testkit/everywhere.h"
 
 enum { MAX_POS = 8 };
 
@@ -96,6 +97,31 @@ static float rng_float(uint64_t *s) {
     return (float)((double)(*s >> 11) / 9007199254740992.0 * 2.0 - 1.0);
 }
 
+struct mrope_run {
+    int64_t mode;
+    int64_t out_shape[2];
+    ropekit_tensor pt, qt, ct;
+    ropekit_rope_config cfg;
+    const int64_t *pos;
+    const uint16_t *q;
+    const float *cache;
+};
+
+static void mrope_run_compute(void *ctx, void *out) {
+    const struct mrope_run *r = ctx;
+    const ropekit_tensor ot = ropekit_tensor_make(out, ROPEKIT_BF16, 2, r->out_shape, NULL);
+    ropekit_plan *plan = NULL;
+    assert_int_equal(
+        ropekit_rope_plan_create(&r->pt, &r->qt, NULL, &r->ct, &ot, NULL, &r->cfg, &plan),
+        ROPEKIT_OK);
+    char text[512];
+    ropekit_plan_describe(plan, text, sizeof text);
+    assert_non_null(strstr(text, r->mode == 2 ? "cache_mode=2" : "cache_mode=3"));
+    assert_int_equal(ropekit_rope_execute(plan, r->pos, r->q, NULL, r->cache, out, NULL),
+                     ROPEKIT_OK);
+    ropekit_plan_destroy(plan);
+}
+
 /* Random data over many tasks through a plan: the same bytes on 1, 2 and the default
  * threads and on every kernel set, bf16 query/key with a float32 cache. */
 static void run_everywhere(int64_t mode, const int64_t *sections, int32_t nsec, int64_t tokens) {
@@ -105,10 +131,10 @@ static void run_everywhere(int64_t mode, const int64_t *sections, int32_t nsec, 
     const int64_t rot = 2 * h, hs = rot + 3, heads = 3, width = heads * hs;
     uint64_t seed = 0x9E3779B97F4A7C15ULL ^ (uint64_t)(mode * 131 + h);
     const size_t n = (size_t)(tokens * width);
-    uint16_t *q = malloc(n * 2), *out = malloc(n * 2), *first = malloc(n * 2);
+    uint16_t *q = malloc(n * 2);
     float *cache = malloc((size_t)(MAX_POS * rot) * sizeof(float));
     int64_t *pos = malloc((size_t)(nsec * tokens) * sizeof(int64_t));
-    assert_true(q && out && first && cache && pos);
+    assert_true(q && cache && pos);
     for (size_t i = 0; i < n; i++) {
         const float v = rng_float(&seed);
         uint32_t bits;
@@ -120,40 +146,22 @@ static void run_everywhere(int64_t mode, const int64_t *sections, int32_t nsec, 
     for (int64_t i = 0; i < nsec * tokens; i++)
         pos[i] = (int64_t)((rng_float(&seed) + 1.0f) * (MAX_POS / 2 - 0.01f));
     const int64_t ps[2] = {nsec, tokens}, qs[2] = {tokens, width}, cs[2] = {MAX_POS, rot};
-    ropekit_tensor pt = ropekit_tensor_make(pos, ROPEKIT_I64, 2, ps, NULL);
-    ropekit_tensor qt = ropekit_tensor_make(q, ROPEKIT_BF16, 2, qs, NULL);
-    ropekit_tensor ot = ropekit_tensor_make(out, ROPEKIT_BF16, 2, qs, NULL);
-    ropekit_tensor ct = ropekit_tensor_make(cache, ROPEKIT_F32, 2, cs, NULL);
-    ropekit_rope_config cfg = {
-        .head_size = hs, .sections = sections, .num_sections = nsec, .cache_mode = mode};
-    const ropekit_isa best = ropekit_isa_detected();
-    bool have_first = false;
-    for (int isa = 0; isa <= (int)best; isa++)
-        for (int threads = 0; threads <= 2; threads++) {
-            assert_int_equal(ropekit_set_max_isa((ropekit_isa)isa), ROPEKIT_OK);
-            assert_int_equal(ropekit_set_num_threads(threads), ROPEKIT_OK);
-            memset(out, 0, n * 2);
-            ropekit_plan *plan = NULL;
-            assert_int_equal(ropekit_rope_plan_create(&pt, &qt, NULL, &ct, &ot, NULL, &cfg, &plan),
-                             ROPEKIT_OK);
-            char text[512];
-            ropekit_plan_describe(plan, text, sizeof text);
-            assert_non_null(strstr(text, mode == 2 ? "cache_mode=2" : "cache_mode=3"));
-            assert_int_equal(ropekit_rope_execute(plan, pos, q, NULL, cache, out, NULL),
-                             ROPEKIT_OK);
-            ropekit_plan_destroy(plan);
-            if (!have_first)
-                memcpy(first, out, n * 2);
-            else if (memcmp(first, out, n * 2) != 0)
-                fail_msg("cache mode %lld h %lld: isa %d threads %d differ", (long long)mode,
-                         (long long)h, isa, threads);
-            have_first = true;
-        }
-    ropekit_set_num_threads(0);
-    ropekit_set_max_isa(best);
+    const struct mrope_run run = {
+        .mode = mode,
+        .out_shape = {tokens, width},
+        .pt = ropekit_tensor_make(pos, ROPEKIT_I64, 2, ps, NULL),
+        .qt = ropekit_tensor_make(q, ROPEKIT_BF16, 2, qs, NULL),
+        .ct = ropekit_tensor_make(cache, ROPEKIT_F32, 2, cs, NULL),
+        .cfg = {.head_size = hs, .sections = sections, .num_sections = nsec, .cache_mode = mode},
+        .pos = pos,
+        .q = q,
+        .cache = cache};
+    static const int threads[] = {0, 1, 2};
+    tk_everywhere_diff diff;
+    if (!tk_same_bytes_everywhere(mrope_run_compute, (void *)&run, n * 2, threads, 3, &diff))
+        fail_msg("cache mode %lld h %lld: isa %d threads %d differ", (long long)mode, (long long)h,
+                 diff.isa, diff.threads);
     free(q);
-    free(out);
-    free(first);
     free(cache);
     free(pos);
 }

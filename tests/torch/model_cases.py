@@ -11,8 +11,9 @@ mrope), returning the rotated (q, k) in float64. The multimodal ropes with layou
 their own (ERNIE-4.5-VL, openPangu-VL) are written in vLLM's idiom instead, the code
 that defines them: gather the cache's columns from the position rows, then rotate.
 
-The frequencies come from one helper per rope type (default, linear, dynamic NTK, dynamic
-NTK alpha, yarn, longrope, llama3), shared by the cases. HF computes inv_freq and the
+The frequencies of each rope type (default, linear, dynamic NTK, dynamic NTK alpha,
+yarn, longrope, llama3) are the float64 references of tests/reference/rope_frequencies.py,
+chosen and combined as HF's init functions do. HF computes inv_freq and the
 angles in float32 (inv_freq is a float32 buffer, `inv_freq @ position_ids` runs with
 autocast disabled in float32, some models then cast cos/sin to the activation dtype);
 everything here is float64, so these references are what HF approximates.
@@ -25,10 +26,17 @@ attention rotates and the ropekit calls of its docs/models.md row (`ropekit_call
 pair's norm (times the attention scaling), position 0 is the identity (times the scaling),
 and each idiom agrees with the generic pair rotation of refs.py fed the case's cache."""
 import math
+import os
+import sys
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
 import torch
+
+if __name__ == "__main__":  # run as a script: find the shared float64 references
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                    "reference"))
+import rope_frequencies
 
 F64 = torch.float64
 
@@ -88,117 +96,67 @@ def original_max_positions(config):
 
 
 # --------------------------------------------------------------------------------------
-# Inverse frequencies, one helper per rope type (float64; HF: float32).
-
-
-def _exponents(dim):
-    return torch.arange(0, dim, 2, dtype=F64) / dim
+# Inverse frequencies: the float64 references of tests/reference/rope_frequencies.py
+# (HF: float32), and how HF's init functions choose among them.
 
 
 def inv_freq_default(base, dim):
-    """theta_j = base^(-2j/dim), j < dim/2."""
-    return 1.0 / base ** _exponents(dim)
+    """theta_j = base^(-2j/dim), j < dim/2, as a float64 tensor."""
+    return torch.from_numpy(rope_frequencies.inv_freq(dim, base))
 
 
-def inv_freq_linear(base, dim, factor):
-    """Position interpolation: every frequency divided by `factor`."""
-    return inv_freq_default(base, dim) / factor
+def yarn_mscale(factor, scale=1.0):
+    return rope_frequencies.yarn_mscale(factor, scale)
 
 
-def inv_freq_dynamic(base, dim, factor, max_positions, seq_len):
-    """Dynamic NTK: the base grows with the sequence once it exceeds max_positions."""
-    seq_len = max(seq_len, max_positions)
-    base = base * ((factor * seq_len / max_positions) - (factor - 1)) ** (dim / (dim - 2))
-    return inv_freq_default(base, dim)
+def hf_yarn_attention_factor(factor, attention_factor=None, mscale=None, mscale_all_dim=None):
+    """HF's YaRN attention factor: given, else mscale(factor, mscale) /
+    mscale(factor, mscale_all_dim) when both are set, else 0.1 ln(factor) + 1."""
+    if attention_factor is not None:
+        return float(attention_factor)
+    if mscale and mscale_all_dim:
+        return yarn_mscale(factor, mscale) / yarn_mscale(factor, mscale_all_dim)
+    return yarn_mscale(factor)
 
 
-def inv_freq_ntk_alpha(base, dim, alpha):
-    """Hunyuan's fixed NTK-aware scaling: base * alpha^(dim / (dim - 2)), at any length."""
-    return inv_freq_default(base * alpha ** (dim / (dim - 2)), dim)
-
-
-def yarn_mscale(scale, mscale=1.0):
-    return 1.0 if scale <= 1 else 0.1 * mscale * math.log(scale) + 1.0
-
-
-def inv_freq_yarn(base, dim, factor, original_max, beta_fast=32.0, beta_slow=1.0,
-                  truncate=True, attention_factor=None, mscale=None, mscale_all_dim=None):
-    """YaRN: blend of interpolated (theta/factor) and original frequencies over a linear
-    ramp between the dims that turn beta_fast and beta_slow times over original_max
-    positions (bounds floored/ceiled unless truncate is False). Returns (inv_freq,
-    attention factor: given, else mscale(factor, mscale) / mscale(factor, mscale_all_dim)
-    when both are set, else 0.1 ln(factor) + 1)."""
-    if attention_factor is None:
-        if mscale and mscale_all_dim:
-            attention_factor = yarn_mscale(factor, mscale) / yarn_mscale(factor, mscale_all_dim)
-        else:
-            attention_factor = yarn_mscale(factor)
-
-    def correction_dim(rotations):
-        return dim * math.log(original_max / (rotations * 2 * math.pi)) / (2 * math.log(base))
-
-    low, high = correction_dim(beta_fast), correction_dim(beta_slow)
-    if truncate:
-        low, high = math.floor(low), math.ceil(high)
-    low, high = max(low, 0), min(high, dim - 1)
-    if low == high:
-        high += 0.001  # HF's guard against a zero-width ramp
-    ramp = ((torch.arange(dim // 2, dtype=F64) - low) / (high - low)).clamp(0, 1)
-    extrapolation = 1 - ramp  # weight of the original frequency
-    pos_freqs = base ** _exponents(dim)
-    inv = (1.0 / (factor * pos_freqs)) * (1 - extrapolation) + (1.0 / pos_freqs) * extrapolation
-    return inv, float(attention_factor)
-
-
-def inv_freq_longrope(base, dim, short_factor, long_factor, original_max, max_positions,
-                      seq_len, factor=None, attention_factor=None):
-    """LongRoPE: theta_j / ext_j with ext the long factors when the sequence (max position
-    + 1) exceeds original_max, else the short ones. Attention factor: given, else
-    sqrt(1 + ln(s) / ln(original_max)) with s = factor or max_positions / original_max
-    (1 when s <= 1). Returns (inv_freq, attention factor)."""
+def hf_longrope(base, dim, short_factor, long_factor, original_max, max_positions, seq_len,
+                factor=None, attention_factor=None):
+    """LongRoPE as HF applies it: the long factors when the sequence (max position + 1)
+    exceeds original_max, else the short ones; attention factor given, else the published
+    one of s = factor or max_positions / original_max. Returns (inv_freq, attention
+    factor)."""
     if factor is None:
         factor = max_positions / original_max
     if attention_factor is None:
-        attention_factor = 1.0 if factor <= 1.0 else math.sqrt(
-            1 + math.log(factor) / math.log(original_max))
-    ext = torch.tensor(long_factor if seq_len > original_max else short_factor, dtype=F64)
-    if ext.numel() != dim // 2:
-        raise ValueError(f"longrope factors: {ext.numel()} values for {dim // 2} frequencies")
-    return 1.0 / (ext * base ** _exponents(dim)), float(attention_factor)
-
-
-def inv_freq_llama3(base, dim, factor, low_freq_factor, high_freq_factor, original_max):
-    """Llama 3.1: wavelengths above original_max / low_freq_factor divided by factor, below
-    original_max / high_freq_factor kept, a smooth blend between."""
-    inv = inv_freq_default(base, dim)
-    wavelen = 2 * math.pi / inv
-    low_wavelen = original_max / low_freq_factor
-    high_wavelen = original_max / high_freq_factor
-    out = torch.where(wavelen > low_wavelen, inv / factor, inv)
-    medium = (wavelen >= high_wavelen) & (wavelen <= low_wavelen)
-    if high_freq_factor != low_freq_factor:  # equal (Llama 4): no medium band to blend
-        smooth = (original_max / wavelen - low_freq_factor) / (high_freq_factor - low_freq_factor)
-        out = torch.where(medium, (1 - smooth) * out / factor + smooth * out, out)
-    return out
+        attention_factor = rope_frequencies.longrope_attention_factor(factor, original_max)
+    ext = long_factor if seq_len > original_max else short_factor
+    return rope_frequencies.longrope_inv_freq(dim, base, ext), float(attention_factor)
 
 
 def rope_parameters(config, seq_len=None):
     """(inv_freq [rotary_dim / 2], attention_scaling) of `config` as HF computes them, for
     a sequence of `seq_len` positions (used by longrope and dynamic; None: HF's init-time
     choice, i.e. short factors and no dynamic growth)."""
+    inv, scaling = _rope_parameters(config, seq_len)
+    return torch.from_numpy(inv), scaling
+
+
+def _rope_parameters(config, seq_len):
     d = scaling_dict(config)
     kind = rope_type(config)
     base, dim = rope_theta(config), rotary_dim(config)
     max_positions = int(config["max_position_embeddings"])
     if kind in ("default", "mrope"):
-        return inv_freq_default(base, dim), 1.0
+        return rope_frequencies.inv_freq(dim, base), 1.0
     if kind == "linear":
-        return inv_freq_linear(base, dim, float(d["factor"])), 1.0
+        return rope_frequencies.linear_inv_freq(dim, base, float(d["factor"])), 1.0
     if kind == "dynamic":
         if d.get("alpha"):
-            return inv_freq_ntk_alpha(base, dim, float(d["alpha"])), 1.0
-        return inv_freq_dynamic(base, dim, float(d["factor"]), max_positions,
-                                seq_len or max_positions), 1.0
+            base = rope_frequencies.ntk_alpha_base(dim, base, float(d["alpha"]))
+        else:
+            base = rope_frequencies.dynamic_ntk_base(dim, base, float(d["factor"]),
+                                                     seq_len or max_positions, max_positions)
+        return rope_frequencies.inv_freq(dim, base), 1.0
     if kind == "yarn":
         original = original_max_positions(config)
         # HF before the fix of its issue #38224 replaced `factor` by
@@ -206,18 +164,21 @@ def rope_parameters(config, seq_len=None):
         # was given; current HF uses `factor` and falls back to that ratio only without it.
         factor = d.get("factor")
         factor = max_positions / original if factor is None else float(factor)
-        return inv_freq_yarn(base, dim, factor, original,
-                             float(d.get("beta_fast") or 32), float(d.get("beta_slow") or 1),
-                             d.get("truncate", True), d.get("attention_factor"),
-                             d.get("mscale"), d.get("mscale_all_dim"))
+        inv = rope_frequencies.yarn_inv_freq(dim, base, factor, original,
+                                             float(d.get("beta_fast") or 32),
+                                             float(d.get("beta_slow") or 1),
+                                             d.get("truncate", True))
+        return inv, hf_yarn_attention_factor(factor, d.get("attention_factor"), d.get("mscale"),
+                                             d.get("mscale_all_dim"))
     if kind in ("longrope", "su"):
-        return inv_freq_longrope(base, dim, d["short_factor"], d["long_factor"],
-                                 original_max_positions(config), max_positions, seq_len or 0,
-                                 d.get("factor"), d.get("attention_factor"))
+        return hf_longrope(base, dim, d["short_factor"], d["long_factor"],
+                           original_max_positions(config), max_positions, seq_len or 0,
+                           d.get("factor"), d.get("attention_factor"))
     if kind == "llama3":
-        return inv_freq_llama3(base, dim, float(d["factor"]), float(d["low_freq_factor"]),
-                               float(d["high_freq_factor"]),
-                               int(d["original_max_position_embeddings"])), 1.0
+        return rope_frequencies.llama3_inv_freq(dim, base, float(d["factor"]),
+                                                float(d["low_freq_factor"]),
+                                                float(d["high_freq_factor"]),
+                                                int(d["original_max_position_embeddings"])), 1.0
     raise ValueError(f"rope type {kind!r}")
 
 
@@ -1046,9 +1007,12 @@ def self_test(seed=0):
     if not torch.equal(scout, expect):
         failures.append("Llama 4 bands")
     # Dynamic NTK (no shipped case uses it): identity below max_positions, growth beyond.
-    if not torch.allclose(inv_freq_dynamic(10000.0, 128, 2.0, 4096, 100),
-                          inv_freq_default(10000.0, 128), rtol=1e-15):
+    dynamic = {"max_position_embeddings": 4096, "rope_theta": 10000.0, "head_dim": 128,
+               "rope_scaling": {"type": "dynamic", "factor": 2.0}}
+    if not torch.equal(rope_parameters(dynamic, 100)[0], inv_freq_default(10000.0, 128)):
         failures.append("dynamic NTK below max_positions")
+    if torch.equal(rope_parameters(dynamic, 8192)[0], inv_freq_default(10000.0, 128)):
+        failures.append("dynamic NTK beyond max_positions")
     for case in CASES:
         if case.rope_type in ("longrope", "su"):
             for key in ("short_factor", "long_factor"):
@@ -1081,8 +1045,6 @@ def _self_test_own_call(g):
 
 
 if __name__ == "__main__":
-    import os
-    import sys
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     try:
         import transformers  # noqa: F401

@@ -1,14 +1,15 @@
 """Front-ends on the examples of their originals' documentation: CANN's
 cann_ops_transformer (single op, graph mode), FlashInfer's cos/sin-cache RoPE,
 torch_npu's npu_mrope, and vLLM-style RotaryEmbedding / MRotaryEmbedding with every
-rope_scaling type, against float64 references written here."""
-import math
-
+rope_scaling type, against float64 references (the operators': refs.py; the scaled
+frequencies: tests/reference/rope_frequencies.py)."""
+import numpy as np
 import pytest
 import torch
 
 import ropekit.torch as rt
 import refs
+import rope_frequencies as freqs
 from cann_ops_transformer.ops import inplace_partial_rotary_mul
 from conftest import make
 
@@ -82,8 +83,8 @@ def test_cann_backward_needs_contiguous_tensors():
 
 def _flashinfer_cache(max_seq_len, rotary_dim, base=10000.0):
     inv_freq = 1.0 / (base ** (torch.arange(0, rotary_dim, 2, dtype=torch.float64) / rotary_dim))
-    freqs = torch.outer(torch.arange(max_seq_len, dtype=torch.float64), inv_freq)
-    return torch.cat((freqs.cos(), freqs.sin()), dim=-1).float()
+    angles = torch.outer(torch.arange(max_seq_len, dtype=torch.float64), inv_freq)
+    return torch.cat((angles.cos(), angles.sin()), dim=-1).float()
 
 
 @pytest.mark.parametrize("is_neox", [True, False])
@@ -141,47 +142,30 @@ def test_npu_mrope_rejects_unknown_modes():
 # ---- vLLM-style modules with Hugging Face rope_scaling ----
 
 
-def _inv_freq(rot, base):
-    return 1.0 / (base ** (torch.arange(0, rot, 2, dtype=torch.float64) / rot))
-
-
 def _reference_cache(rot, max_position, base, scaling):
-    """The cache of each rope_scaling type, from the formulas of transformers/vLLM."""
+    """The cache of each rope_scaling type, the rows transformers/vLLM give it."""
     kind = (scaling or {}).get("rope_type", (scaling or {}).get("type", "default"))
-    inv, mscale, t = _inv_freq(rot, base), 1.0, torch.arange(max_position, dtype=torch.float64)
+    inv, mscale, t = freqs.inv_freq(rot, base), 1.0, np.arange(max_position, dtype=np.float64)
     if kind == "linear":
         f = scaling["factor"]
-        t = torch.arange(int(max_position * f), dtype=torch.float64) / f
+        t = np.arange(int(max_position * f), dtype=np.float64) / f
     elif kind == "dynamic":
         f = scaling["factor"]
         max_len = int(max_position * f)
-        base = base * ((f * max_len / max_position) - (f - 1)) ** (rot / (rot - 2))
-        inv, t = _inv_freq(rot, base), torch.arange(max_len, dtype=torch.float64)
+        inv = freqs.inv_freq(rot, freqs.dynamic_ntk_base(rot, base, f, max_len, max_position))
+        t = np.arange(max_len, dtype=np.float64)
     elif kind == "yarn":
         f, orig = scaling["factor"], scaling["original_max_position_embeddings"]
-        fast, slow = scaling.get("beta_fast", 32), scaling.get("beta_slow", 1)
-
-        def dim_of(rotations):
-            return rot * math.log(orig / (rotations * 2 * math.pi)) / (2 * math.log(base))
-
-        low, high = max(math.floor(dim_of(fast)), 0), min(math.ceil(dim_of(slow)), rot - 1)
-        if low == high:
-            high += 0.001
-        ramp = ((torch.arange(rot // 2, dtype=torch.float64) - low) / (high - low)).clamp(0, 1)
-        extrapolate = 1.0 - ramp
-        inv = inv / f * (1 - extrapolate) + inv * extrapolate
-        mscale = (0.1 * math.log(f) + 1.0 if f > 1 else 1.0) * scaling.get("attn_factor", 1.0)
-        t = torch.arange(int(orig * f), dtype=torch.float64)
+        inv = freqs.yarn_inv_freq(rot, base, f, orig, scaling.get("beta_fast", 32),
+                                  scaling.get("beta_slow", 1))
+        mscale = freqs.yarn_mscale(f) * scaling.get("attn_factor", 1.0)
+        t = np.arange(int(orig * f), dtype=np.float64)
     elif kind == "llama3":
-        f, orig = scaling["factor"], scaling["original_max_position_embeddings"]
-        lo, hi = scaling["low_freq_factor"], scaling["high_freq_factor"]
-        wave = 2 * math.pi / inv
-        smooth = (orig / wave - lo) / (hi - lo)
-        inv = torch.where(wave < orig / hi, inv,
-                          torch.where(wave > orig / lo, inv / f,
-                                      (1 - smooth) * inv / f + smooth * inv))
-    freqs = torch.outer(t, inv)
-    return torch.cat((freqs.cos() * mscale, freqs.sin() * mscale), dim=-1)
+        inv = freqs.llama3_inv_freq(rot, base, scaling["factor"], scaling["low_freq_factor"],
+                                    scaling["high_freq_factor"],
+                                    scaling["original_max_position_embeddings"])
+    angles = torch.from_numpy(np.outer(t, inv))
+    return torch.cat((angles.cos() * mscale, angles.sin() * mscale), dim=-1)
 
 
 SCALINGS = [None, {"rope_type": "linear", "factor": 4.0}, {"type": "dynamic", "factor": 2.0},

@@ -1,16 +1,9 @@
 """ropekit.torch's table front-ends with the newer rope types: rope_from_config, and
-RotaryEmbedding built from rope_scaling dicts of every type, against float64 torch
-references of the published formulas written here (R = rotary_dim, f = factor,
-inv0 = base^(-2i/R)):
-
-  longrope  inv0 / long_factor (the cache has more rows than original), times
-            sqrt(1 + ln(max / original) / ln(original))
-  ntk       mixed: inv0 / exp(ln f (i+1)^b / (R/2)^b)
-  alpha     inv0 of base alpha^(R/(R-2)), rows max_position
-  yarn      fractional correction range (truncate False), magnitude 0.1 ln f + 1
+RotaryEmbedding built from rope_scaling dicts of every type, against the float64
+references of the published formulas (tests/reference/rope_frequencies.py): longrope's
+long factors (the cache has more rows than original), mixed ntk, Hunyuan's alpha (rows
+max_position), yarn with a fractional correction range (truncate False).
 """
-import math
-
 import numpy as np
 import pytest
 import torch
@@ -18,6 +11,7 @@ import torch
 import ropekit
 import ropekit.torch as rt
 import refs
+import rope_frequencies as freqs
 from conftest import make
 
 R, BASE, MAX_POSITION = 64, 10000.0, 2048
@@ -25,40 +19,25 @@ SHORT = [1.0 + 0.05 * i for i in range(R // 2)]
 LONG = [1.0 + 0.9 * i for i in range(R // 2)]
 
 
-def _inv0():
-    return BASE ** (-torch.arange(0, R, 2, dtype=torch.float64) / R)
-
-
-def _yarn_inv(f, orig, truncate):
-    def cd(n):
-        return R * math.log(orig / (n * 2 * math.pi)) / (2 * math.log(BASE))
-
-    low, high = cd(32.0), cd(1.0)
-    if truncate:
-        low, high = math.floor(low), math.ceil(high)
-    low, high = max(low, 0), min(high, R - 1)
-    ramp = ((torch.arange(R // 2, dtype=torch.float64) - low) / (high - low)).clamp(0, 1)
-    return _inv0() / f * ramp + _inv0() * (1 - ramp)
+def _inv(values):
+    return torch.from_numpy(values)
 
 
 CASES = {
     # name: (rope_scaling, rows, inv, magnitude)
     "longrope": ({"rope_type": "longrope", "short_factor": SHORT, "long_factor": LONG,
                   "original_max_position_embeddings": 256},
-                 MAX_POSITION, _inv0() / torch.tensor(LONG, dtype=torch.float64),
-                 math.sqrt(1 + math.log(MAX_POSITION / 256) / math.log(256))),
+                 MAX_POSITION, _inv(freqs.longrope_inv_freq(R, BASE, LONG)),
+                 freqs.longrope_attention_factor(MAX_POSITION / 256, 256)),
     "ntk-mixed": ({"rope_type": "ntk", "factor": 4.0, "mixed_b": 0.5}, MAX_POSITION,
-                  _inv0() / torch.exp(math.log(4.0) / (R / 2) ** 0.5 *
-                                      torch.arange(1, R // 2 + 1, dtype=torch.float64) ** 0.5),
-                  1.0),
+                  _inv(freqs.ntk_inv_freq(R, BASE, 4.0, 0.5)), 1.0),
     "dynamic-alpha": ({"type": "dynamic", "alpha": 100.0}, MAX_POSITION,
-                      (BASE * 100.0 ** (R / (R - 2))) **
-                      (-torch.arange(0, R, 2, dtype=torch.float64) / R), 1.0),
+                      _inv(freqs.inv_freq(R, freqs.ntk_alpha_base(R, BASE, 100.0))), 1.0),
     "yarn-no-truncate": ({"rope_type": "yarn", "factor": 8.0,
                           "original_max_position_embeddings": 512, "truncate": False},
-                         4096, _yarn_inv(8.0, 512, False), 0.1 * math.log(8.0) + 1),
+                         4096, _inv(freqs.yarn_inv_freq(R, BASE, 8.0, 512, truncate=False)),
+                         freqs.yarn_mscale(8.0)),
 }
-
 
 @pytest.mark.parametrize("name", list(CASES))
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16],
@@ -68,8 +47,8 @@ def test_rotary_embedding_with_newer_rope_types(name, dtype):
     head_size = 128
     emb = rt.RotaryEmbedding(head_size, R, MAX_POSITION, BASE, True, rope_scaling=scaling,
                              dtype=dtype)
-    freqs = torch.outer(torch.arange(rows, dtype=torch.float64), inv)
-    want = torch.cat((freqs.cos() * mag, freqs.sin() * mag), dim=-1)
+    angles = torch.outer(torch.arange(rows, dtype=torch.float64), inv)
+    want = torch.cat((angles.cos() * mag, angles.sin() * mag), dim=-1)
     assert emb.cos_sin_cache.shape == want.shape
     tol = 2e-6 if dtype == torch.float32 else 8e-3
     assert torch.allclose(emb.cos_sin_cache.double(), want, atol=tol, rtol=0)
@@ -94,7 +73,7 @@ def test_rope_from_config_as_torch(dtype, name):
     assert found.cache.view(torch.int16).numpy().tobytes() == \
         np.ascontiguousarray(plain.cache).tobytes()
     assert found.attention_scaling == plain.attention_scaling == pytest.approx(
-        0.1 * math.log(4.0) + 1)
+        freqs.yarn_mscale(4.0))
     with pytest.raises(TypeError, match="rope_from_config"):
         rt.rope_from_config(config, dtype=torch.int32)
     wide = rt.rope_from_config(config, dtype=torch.float64)
@@ -120,7 +99,7 @@ def _bytes(t):
 
 @pytest.mark.parametrize("dtype", list(_NAMES), ids=lambda d: str(d).split(".")[-1])
 def test_cos_sin_cache_from_inv_freq_as_torch(dtype):
-    inv = _inv0() / 3.0
+    inv = _inv(freqs.inv_freq(R, BASE)) / 3.0
     cache = rt.cos_sin_cache_from_inv_freq(300, inv, dtype=dtype, magnitude=0.5)
     assert cache.dtype == dtype and tuple(cache.shape) == (300, R)
     plain = ropekit.cos_sin_cache_from_inv_freq(300, inv.numpy(), _NAMES[dtype], 0.5)
@@ -130,8 +109,8 @@ def test_cos_sin_cache_from_inv_freq_as_torch(dtype):
     listed = rt.cos_sin_cache_from_inv_freq(300, inv.float().tolist(), dtype=dtype,
                                             magnitude=0.5)
     assert _bytes(as_f32) == _bytes(listed)
-    freqs = torch.outer(torch.arange(300, dtype=torch.float64), inv)
-    want = torch.cat((freqs.cos(), freqs.sin()), dim=-1) * 0.5
+    angles = torch.outer(torch.arange(300, dtype=torch.float64), inv)
+    want = torch.cat((angles.cos(), angles.sin()), dim=-1) * 0.5
     tol = {torch.float64: 1e-15, torch.float32: 3e-8}.get(dtype, 2e-3)
     assert torch.allclose(cache.double(), want, rtol=0, atol=tol)
 
