@@ -403,6 +403,10 @@ typedef struct ropekit_rope_scaling {
                                  original_max_position (default); 1 = rows [0, original) short
                                  at positions 0.., rows [original, max_positions) long at
                                  positions 0.. (vLLM's layout: index p + original for long) */
+    double short_mscale;      /* LONGROPE: > 0 replaces the magnitude of the rows built from the
+                                 short factors (vLLM's short_mscale, Phi-3-small); 0 (default)
+                                 keeps attention_factor's or the derived one */
+    double long_mscale;       /* LONGROPE: the same for the rows of the long factors */
 } ropekit_rope_scaling;
 
 /* Fills `out` with the defaults of `type`: factor 1, original_max_position 8192,
@@ -431,7 +435,8 @@ ROPEKIT_API ropekit_status ropekit_rope_table_frequencies(double *inv_freq,
  * YARN, DEEPSEEK_YARN: (attention_factor > 0 ? attention_factor : mscale(f, mscale or 1) /
  * mscale(f, mscale_all_dim)) * attn_factor, where mscale(f, m) = 0.1 m ln(f) + 1 for
  * f > 1, else 1; LONGROPE: attention_factor > 0 ? attention_factor : sqrt(1 + ln(f) /
- * ln(original_max_position)) for f > 1, else 1; every other type (and scaling NULL): 1. */
+ * ln(original_max_position)) for f > 1, else 1 (rows of a set whose short_mscale or
+ * long_mscale is > 0 have that magnitude instead); every other type (and scaling NULL): 1. */
 ROPEKIT_API ropekit_status ropekit_rope_attention_scaling(double *attention_scaling,
                                                           int64_t rotary_dim,
                                                           const ropekit_rope_scaling *scaling);

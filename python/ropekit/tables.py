@@ -54,6 +54,8 @@ class _ScalingStruct(ctypes.Structure):
         ("short_factor_count", ctypes.c_int64),
         ("long_factor_count", ctypes.c_int64),
         ("longrope_stacked", ctypes.c_int32),
+        ("short_mscale", ctypes.c_double),
+        ("long_mscale", ctypes.c_double),
     ]
 
 
@@ -83,7 +85,7 @@ _coeffs_from_inv = bind("ropekit_rotary_coeffs_from_inv_freq", ctypes.c_int,
 _FIELDS = ("factor", "original_max_position", "beta_fast", "beta_slow",
            "extrapolation_factor", "attn_factor", "low_freq_factor", "high_freq_factor",
            "truncate", "attention_factor", "mscale", "mscale_all_dim", "mixed_b", "alpha",
-           "longrope_stacked")
+           "longrope_stacked", "short_mscale", "long_mscale")
 _INT_FIELDS = {"original_max_position": int, "truncate": bool, "longrope_stacked": bool}
 # RopeScaling's truncate (the Hugging Face key) is the struct's no_truncate negated, so
 # that zero is the struct's default
@@ -114,7 +116,8 @@ class RopeScaling:
     (ropekit_rope_scaling_defaults: factor 1, original_max_position 8192, beta_fast 32,
     beta_slow 1, extrapolation_factor 1, attn_factor 1, low_freq_factor 1,
     high_freq_factor 4, truncate True, attention_factor 0, mscale 0 (standing for 1),
-    mscale_all_dim 0, mixed_b 0, alpha 1, longrope_stacked False).
+    mscale_all_dim 0, mixed_b 0, alpha 1, longrope_stacked False, short_mscale 0,
+    long_mscale 0).
 
     - yarn / deepseek_yarn: frequencies ramp between inv_freq / factor and inv_freq over
       the correction range of beta_fast, beta_slow at original_max_position (floored and
@@ -124,8 +127,10 @@ class RopeScaling:
     - longrope: short_factor and long_factor (rotary_dim / 2 divisors each); the table
       uses the long ones when it has more than original_max_position rows; cos and sin
       are scaled by attention_factor if > 0, else sqrt(1 + ln(factor) /
-      ln(original_max_position)) for factor > 1. longrope_stacked: vLLM's table, rows
-      [0, original) short, then the long table from position 0 (index p + original).
+      ln(original_max_position)) for factor > 1; short_mscale / long_mscale > 0 replace
+      that magnitude in the rows of their factors (vLLM's, Phi-3-small).
+      longrope_stacked: vLLM's table, rows [0, original) short, then the long table from
+      position 0 (index p + original).
     - ntk: base * factor and every frequency divided by factor^(2/R) (mixed_b 0), or
       frequency i divided by exp(ln(factor) (i+1)^b / (R/2)^b) (mixed_b = b > 0).
     - dynamic_ntk_alpha: base * alpha^(R / (R - 2)).
@@ -149,6 +154,8 @@ class RopeScaling:
     short_factor: Optional[Sequence[float]] = None
     long_factor: Optional[Sequence[float]] = None
     longrope_stacked: Optional[bool] = None
+    short_mscale: Optional[float] = None
+    long_mscale: Optional[float] = None
 
     def resolved(self):
         """A copy with every None field replaced by the library default of its type and
@@ -271,8 +278,8 @@ def table_frequencies(rotary_dim, base=10000.0, max_positions=0, scaling=None):
 
 def attention_scaling(rotary_dim, scaling=None):
     """The magnitude the tables bake into cos and sin (ropekit_rope_attention_scaling;
-    transformers' attention_scaling): YaRN's mscale, LongRoPE's attention factor, else
-    1.0."""
+    transformers' attention_scaling): YaRN's mscale, LongRoPE's attention factor (rows of
+    a set with short_mscale / long_mscale > 0 have that instead), else 1.0."""
     out = ctypes.c_double(0.0)
     ptr, keep = _scaling_arg(scaling)
     _check(_attention_scaling(ctypes.addressof(out), int(rotary_dim), ptr),
@@ -458,8 +465,9 @@ def _longrope(params, max_position, config):
                   original_max_position=original,
                   short_factor=[float(v) for v in _required(params, "short_factor", "longrope")],
                   long_factor=[float(v) for v in _required(params, "long_factor", "longrope")])
-    if params.get("attention_factor") is not None:
-        fields["attention_factor"] = float(params["attention_factor"])
+    for key in ("attention_factor", "short_mscale", "long_mscale"):
+        if params.get(key) is not None:
+            fields[key] = float(params[key])
     return RopeScaling("longrope", **fields), max_position
 
 
@@ -491,7 +499,8 @@ def scaling_from_rope_parameters(params, max_position, config=None):
     embeddings, beta_fast, beta_slow, extrapolation_factor, attn_factor (multiplies),
     attention_factor (replaces the mscale), mscale and mscale_all_dim (used when both are
     set, as transformers does), truncate, apply_yarn_scaling), deepseek_yarn (vLLM:
-    mscale default 1, mscale_all_dim default 0), llama3, longrope (or su). An unknown
+    mscale default 1, mscale_all_dim default 0), llama3, longrope (or su; attention_factor,
+    vLLM's short_mscale and long_mscale). An unknown
     type is a ValueError listing the known ones."""
     kind = rope_type_of(params)
     reader = ROPE_TYPES.get(str(kind).lower())
@@ -608,6 +617,18 @@ def _mrope_layout(config, params, head_dim):
     return section, 1 if interleaved else 0
 
 
+def _table_magnitude(rotary_dim, scaling, rows):
+    """The magnitude of a one-set table of `rows` rows: LongRoPE's short_mscale or
+    long_mscale for the set the table uses (the long one for rows > original, as the
+    builders choose), else attention_scaling."""
+    if scaling is not None and scaling_type_id(scaling.type) == SCALING_TYPES["longrope"]:
+        set_mscale = scaling.long_mscale if rows > scaling.original_max_position \
+            else scaling.short_mscale
+        if set_mscale:
+            return float(set_mscale)
+    return attention_scaling(rotary_dim, scaling)
+
+
 def rope_from_config(config, max_positions=None, dtype="f32", layer_type=None):
     """The cos/sin cache of a Hugging Face model config dict (config.json).
 
@@ -635,7 +656,7 @@ def rope_from_config(config, max_positions=None, dtype="f32", layer_type=None):
         rope_type=str(rope_type_of(params)), scaling=scaling, base=base, head_dim=head_dim,
         rotary_dim=rotary_dim, max_positions=rows,
         is_neox_style=config.get("model_type") not in GPTJ_STYLE_MODEL_TYPES,
-        attention_scaling=attention_scaling(rotary_dim, scaling),
+        attention_scaling=_table_magnitude(rotary_dim, scaling, rows),
         softmax_scale_factor=_softmax_scale_factor(params),
         mrope_section=None if section is None else [int(s) for s in section],
         mrope_interleaved=bool(_get(params, "mrope_interleaved", False)),

@@ -29,6 +29,8 @@ void ropekit_rope_scaling_defaults(ropekit_rope_scaling *out, ropekit_rope_scali
     out->mixed_b = 0.0;
     out->alpha = 1.0;
     out->longrope_stacked = 0;
+    out->short_mscale = 0.0;
+    out->long_mscale = 0.0;
 }
 
 static bool rk_positive_finite(double v) {
@@ -112,6 +114,11 @@ static ropekit_status rk_check_longrope(const ropekit_rope_scaling *sc, int64_t 
                             "%s: LongRoPE attention_factor = %g: must be finite and >= 0 (0 "
                             "derives it from factor)",
                             api, sc->attention_factor);
+    if (!rk_nonnegative_finite(sc->short_mscale) || !rk_nonnegative_finite(sc->long_mscale))
+        return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
+                            "%s: LongRoPE short_mscale = %g, long_mscale = %g: must be finite and "
+                            ">= 0 (0 keeps the attention factor)",
+                            api, sc->short_mscale, sc->long_mscale);
     if (sc->longrope_stacked != 0 && sc->longrope_stacked != 1)
         return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
                             "%s: LongRoPE longrope_stacked = %d: must be 0 or 1", api,
@@ -317,4 +324,13 @@ double rk_scaling_magnitude(const ropekit_rope_scaling *sc) {
         return sqrt(1 + log(sc->factor) / log((double)sc->original_max_position));
     }
     return 1.0;
+}
+
+double rk_scaling_set_magnitude(const ropekit_rope_scaling *sc, bool long_set) {
+    if (sc && sc->type == ROPEKIT_SCALING_LONGROPE) {
+        const double set_mscale = long_set ? sc->long_mscale : sc->short_mscale;
+        if (set_mscale > 0)
+            return set_mscale;
+    }
+    return rk_scaling_magnitude(sc);
 }

@@ -29,7 +29,11 @@ bool rk_scaling_uses_long_factors(const ropekit_rope_scaling *sc, int64_t max_po
 /* What positions are divided by before they meet the frequencies (linear scaling). */
 double rk_scaling_position_divisor(const ropekit_rope_scaling *sc);
 
-/* The magnitude of every cos and sin value (ropekit_rope_attention_scaling). */
+/* The magnitude of cos and sin the scaling derives (ropekit_rope_attention_scaling). */
 double rk_scaling_magnitude(const ropekit_rope_scaling *sc);
+
+/* The magnitude of the rows of one frequency set (long_set: LongRoPE's long factors):
+ * LongRoPE's short_mscale / long_mscale where set, else rk_scaling_magnitude. */
+double rk_scaling_set_magnitude(const ropekit_rope_scaling *sc, bool long_set);
 
 #endif /* ROPEKIT_OPS_ROPE_SCALING_H_ */

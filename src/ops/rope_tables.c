@@ -195,14 +195,15 @@ struct rk_table_layout {
     ropekit_dtype dtype;
 };
 
-/* The frequencies of a table: rows [0, split) use inv[0, h) at position p, rows
- * [split, rows) use inv[h, 2h) at position p - split (vLLM's stacked LongRoPE table; split
- * = rows otherwise). Each position is divided by `divisor` before it meets them. */
+/* The frequencies of a table: rows [0, split) use inv[0, h) at position p and magnitude[0],
+ * rows [split, rows) use inv[h, 2h) at position p - split and magnitude[1] (vLLM's stacked
+ * LongRoPE table; split = rows otherwise). Each position is divided by `divisor` before it
+ * meets them. */
 struct rk_table_freqs {
     const double *inv;
     double *owned; /* what inv points to when the builder computed it */
     int64_t split;
-    double divisor, magnitude;
+    double divisor, magnitude[2];
     bool given; /* the caller's inv_freq and magnitude, not a scaling's */
 };
 
@@ -221,12 +222,14 @@ static ropekit_status rk_table_freqs_make(const char *api, struct rk_table_freqs
         rk_scaling_frequencies(inv + h, len, base, rows, scaling, true);
         if (scaling->original_max_position < rows)
             t->split = scaling->original_max_position;
+        t->magnitude[0] = rk_scaling_set_magnitude(scaling, false);
+        t->magnitude[1] = rk_scaling_set_magnitude(scaling, true);
     } else {
-        rk_scaling_frequencies(inv, len, base, rows, scaling,
-                               rk_scaling_uses_long_factors(scaling, rows));
+        const bool long_set = rk_scaling_uses_long_factors(scaling, rows);
+        rk_scaling_frequencies(inv, len, base, rows, scaling, long_set);
+        t->magnitude[0] = t->magnitude[1] = rk_scaling_set_magnitude(scaling, long_set);
     }
     t->divisor = rk_scaling_position_divisor(scaling);
-    t->magnitude = rk_scaling_magnitude(scaling);
     return ROPEKIT_OK;
 }
 
@@ -236,22 +239,23 @@ static ropekit_status rk_table_freqs_check(const char *api, const struct rk_tabl
     const int64_t count = t->split < rows ? 2 * h : h;
     ropekit_status st =
         rk_check_frequencies(api, t->inv, count, rows, (double)(rows - 1) / t->divisor, t->given);
-    if (st == ROPEKIT_OK && !rk_stores_finite(t->magnitude, dtype))
-        st = rk_error_set(ROPEKIT_INVALID_ARGUMENT,
-                          "%s: cos/sin scaled by %g (%s): larger than "
-                          "the largest %s",
-                          api, t->magnitude,
-                          t->given ? "magnitude" : "the scaling's attention factor",
-                          ropekit_dtype_name(dtype));
+    for (int set = 0; set < 2 && st == ROPEKIT_OK; set++)
+        if (!rk_stores_finite(t->magnitude[set], dtype))
+            st = rk_error_set(ROPEKIT_INVALID_ARGUMENT,
+                              "%s: cos/sin scaled by %g (%s): larger than "
+                              "the largest %s",
+                              api, t->magnitude[set],
+                              t->given ? "magnitude" : "the scaling's attention factor",
+                              ropekit_dtype_name(dtype));
     return st;
 }
 
 static void rk_table_fill(const struct rk_table_layout *out, const struct rk_table_freqs *t,
                           int64_t rows, int64_t len) {
     const int64_t h = len / 2;
-    const double mag = t->magnitude;
     for (int64_t p = 0; p < rows; p++) {
         const bool second = p >= t->split;
+        const double mag = t->magnitude[second];
         const double *inv = t->inv + (second ? h : 0);
         const double pos = (double)(second ? p - t->split : p) / t->divisor;
         for (int64_t f = 0; f < h; f++) {
@@ -296,7 +300,7 @@ static ropekit_status rk_table_build(const char *api, const struct rk_table_layo
         st = rk_check_buffers(api, out, rows);
     if (st != ROPEKIT_OK || rows == 0)
         return st; /* nothing to write: no frequency table for an empty one */
-    struct rk_table_freqs freqs = {NULL, NULL, 0, 1.0, 1.0, false};
+    struct rk_table_freqs freqs = {NULL, NULL, 0, 1.0, {1.0, 1.0}, false};
     st = rk_table_freqs_make(api, &freqs, rows, len, base, scaling);
     if (st == ROPEKIT_OK)
         st = rk_table_freqs_check(api, &freqs, rows, len / 2, out->dtype);
@@ -322,7 +326,7 @@ static ropekit_status rk_table_build_given(const char *api, const struct rk_tabl
     if (st != ROPEKIT_OK)
         return st;
     /* checked for an empty table too: the frequencies are an argument, not derived */
-    const struct rk_table_freqs freqs = {inv_freq, NULL, rows, 1.0, magnitude, true};
+    const struct rk_table_freqs freqs = {inv_freq, NULL, rows, 1.0, {magnitude, magnitude}, true};
     st = rk_table_freqs_check(api, &freqs, rows, len / 2, out->dtype);
     if (st == ROPEKIT_OK)
         rk_table_fill(out, &freqs, rows, len);

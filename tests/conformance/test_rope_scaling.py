@@ -79,32 +79,38 @@ def ref_longrope_magnitude(sc):
 
 
 def ref_table(R, base, M, sc):
-    """[(rows, positions, inv)] pieces of a table of M rows, and its magnitude."""
+    """[(rows, positions, inv, magnitude)] pieces of a table of M rows, and the magnitude
+    the scaling derives (ropekit_rope_attention_scaling's)."""
     kind = sc["type"]
     rows = np.arange(M)
     if kind == "longrope":
         mag = ref_longrope_magnitude(sc)
         orig = sc["original_max_position"]
-        short = freqs.longrope_inv_freq(R, base, sc["short_factor"])
-        long_ = freqs.longrope_inv_freq(R, base, sc["long_factor"])
+        short = (freqs.longrope_inv_freq(R, base, sc["short_factor"]),
+                 sc.get("short_mscale") or mag)
+        long_ = (freqs.longrope_inv_freq(R, base, sc["long_factor"]),
+                 sc.get("long_mscale") or mag)
         if sc.get("longrope_stacked"):
             split = min(orig, M)
-            return [(rows[:split], rows[:split], short),
-                    (rows[split:], rows[split:] - split, long_)], mag
-        return [(rows, rows, long_ if M > orig else short)], mag
+            return [(rows[:split], rows[:split], *short),
+                    (rows[split:], rows[split:] - split, *long_)], mag
+        return [(rows, rows, *(long_ if M > orig else short))], mag
     if kind in ("yarn", "deepseek_yarn"):
-        return [(rows, rows, ref_yarn(R, base, sc))], ref_yarn_magnitude(sc)
+        mag = ref_yarn_magnitude(sc)
+        return [(rows, rows, ref_yarn(R, base, sc), mag)], mag
     if kind == "ntk":
-        return [(rows, rows, freqs.ntk_inv_freq(R, base, sc["factor"], sc.get("mixed_b", 0.0)))], 1.0
+        inv = freqs.ntk_inv_freq(R, base, sc["factor"], sc.get("mixed_b", 0.0))
+        return [(rows, rows, inv, 1.0)], 1.0
     if kind == "dynamic_ntk_alpha":
-        return [(rows, rows, freqs.inv_freq(R, freqs.ntk_alpha_base(R, base, sc["alpha"])))], 1.0
+        inv = freqs.inv_freq(R, freqs.ntk_alpha_base(R, base, sc["alpha"]))
+        return [(rows, rows, inv, 1.0)], 1.0
     raise AssertionError(kind)
 
 
 def check_table(cache, R, base, sc, dtype, what):
-    pieces, mag = ref_table(R, base, cache.shape[0], sc)
+    pieces, _ = ref_table(R, base, cache.shape[0], sc)
     h = R // 2
-    for rows, pos, inv in pieces:
+    for rows, pos, inv, mag in pieces:
         angles = pos.astype(np.float64)[:, None] * inv[None, :]
         win = window(angles, mag)
         check_rounded(cache[rows, :h], np.cos(angles) * mag, win, dtype, f"{what} cos")
@@ -131,6 +137,18 @@ CONFIGS = {
                                                  attention_factor=1.25,
                                                  short_factor=[1, 2, 3, 4],
                                                  long_factor=[2, 4, 8, 16])),
+    # vLLM's Phi-3-small: short rows unscaled, long rows by long_mscale
+    "longrope-set-mscales-stacked": (10000.0, 96, 4096 + 300, sc(
+        "longrope", original_max_position=4096, factor=32.0, short_factor=PHI3_SHORT,
+        long_factor=PHI3_LONG, longrope_stacked=True, short_mscale=1.0,
+        long_mscale=1.1902380714238083)),
+    "longrope-long-mscale": (10000.0, 96, 4200, sc("longrope", original_max_position=4096,
+                                                   factor=32.0, short_factor=PHI3_SHORT,
+                                                   long_factor=PHI3_LONG, long_mscale=1.25,
+                                                   short_mscale=0.5)),
+    "longrope-short-mscale": (10000.0, 96, 4096, sc("longrope", original_max_position=4096,
+                                                    attention_factor=1.1, short_factor=PHI3_SHORT,
+                                                    long_factor=PHI3_LONG, short_mscale=0.5)),
     "ntk-fixed": (10000.0, 128, 2048, sc("ntk", factor=4.0)),
     "ntk-mixed": (10000.0, 64, 2048, sc("ntk", factor=8.0, mixed_b=0.75)),
     "alpha-hunyuan": (10000.0, 128, 4096, sc("dynamic_ntk_alpha", alpha=1000.0)),
@@ -289,6 +307,10 @@ BAD = [
      ["long_factor[1] = nan"]),
     (sc("longrope", short_factor=[1] * 4, long_factor=[1, 1, -2, 1]), INVALID,
      ["long_factor[2] = -2"]),
+    (sc("longrope", short_factor=[1] * 4, long_factor=[1] * 4, short_mscale=-0.5),
+     INVALID, ["short_mscale = -0.5", "long_mscale = 0", ">= 0"]),
+    (sc("longrope", short_factor=[1] * 4, long_factor=[1] * 4, long_mscale=float("inf")),
+     INVALID, ["long_mscale = inf", "finite"]),
     (sc("longrope", short_factor=[1] * 4, long_factor=[1] * 4, attention_factor=-1),
      INVALID, ["attention_factor = -1"]),
     (sc("longrope", short_factor=[1] * 4, long_factor=[1] * 4, factor=2.0,
@@ -480,6 +502,22 @@ def test_phi3_128k_longrope():
     su = dict(PHI3_128K, rope_scaling=dict(PHI3_128K["rope_scaling"], type="su"))
     assert ropekit.rope_from_config(su, max_positions=64).cache.tobytes() == \
         ropekit.rope_from_config(PHI3_128K, max_positions=64).cache.tobytes()
+
+
+def test_longrope_set_mscales_from_config():
+    # vLLM reads short_mscale / long_mscale (Phi-3-small's rope_scaling has 1.0 and
+    # 1.19...): each replaces the magnitude of its own rows
+    config = dict(PHI3_128K, rope_scaling=dict(PHI3_128K["rope_scaling"], short_mscale=1.0,
+                                               long_mscale=1.1902380714238083))
+    long_ = ropekit.rope_from_config(config)
+    assert long_.attention_scaling == 1.1902380714238083
+    _rows_near(long_, [0, 1, 4096, 131071], 96, 10000.0, inv0(96, 10000.0) / PHI3_LONG,
+               1.1902380714238083)
+    short = ropekit.rope_from_config(config, max_positions=4096)
+    assert short.attention_scaling == 1.0
+    _rows_near(short, [0, 1, 4095], 96, 10000.0, inv0(96, 10000.0) / PHI3_SHORT, 1.0)
+    assert short.scaling.short_mscale == 1.0 and short.scaling.resolved().long_mscale == \
+        1.1902380714238083
 
 
 def test_gpt_oss_yarn_without_truncation():

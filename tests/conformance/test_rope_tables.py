@@ -232,7 +232,7 @@ def test_scaling_defaults_and_description():
     assert d == ropekit.RopeScaling("yarn", 1.0, 8192, 32.0, 1.0, 1.0, 1.0, 1.0, 4.0,
                                     truncate=True, attention_factor=0.0, mscale=0.0,
                                     mscale_all_dim=0.0, mixed_b=0.0, alpha=1.0,
-                                    longrope_stacked=False)
+                                    longrope_stacked=False, short_mscale=0.0, long_mscale=0.0)
     assert ropekit.RopeScaling("llama3", factor=8.0).resolved().high_freq_factor == 4.0
     assert ropekit.RopeScaling("dynamic_ntk").resolved().type == "dynamic"
     a = ropekit.cos_sin_cache(64, 16, 500.0, "f32", {"rope_type": "yarn", "factor": 3.0,

@@ -179,9 +179,14 @@ static void check_given(fz_input *in, fz_arena *a, const uint8_t *cache, ropekit
     double inv[kMaxPairs], divisor = 0, magnitude = 1;
     for (int64_t i = 0; i < h; ++i)
         inv[i] = 1.0 / (double)(i + 1);
+    /* a stacked LongRoPE table longer than original_max_position has two frequency sets,
+     * which one given set cannot give */
+    const bool two_sets = scaling && scaling->type == ROPEKIT_SCALING_LONGROPE &&
+                          scaling->longrope_stacked && rows > scaling->original_max_position;
     const bool derived =
         ropekit_rope_table_frequencies(inv, &divisor, len, base, rows, scaling) == ROPEKIT_OK &&
-        ropekit_rope_attention_scaling(&magnitude, len, scaling) == ROPEKIT_OK && divisor == 1.0;
+        ropekit_rope_attention_scaling(&magnitude, len, scaling) == ROPEKIT_OK && divisor == 1.0 &&
+        !two_sets;
     const uint8_t change = fz_u8(in);
     if (change & 1)
         inv[fz_range(in, 0, (int)h - 1)] =
