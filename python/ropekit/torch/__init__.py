@@ -64,8 +64,8 @@ __all__ = ["ops", "inplace_partial_rotary_mul", "inplace_partial_rotary_mul_back
            "partial_rotary_mul", "rope_with_sin_cos_cache", "rotary_embedding",
            "apply_rope_with_cos_sin_cache", "apply_rope_with_cos_sin_cache_inplace",
            "npu_mrope", "RotaryEmbedding", "MRotaryEmbedding", "cos_sin_cache",
-           "scaling_from_config", "rope_from_config", "cache_from_sin_cos", "load_extension", "extension_loaded",
-           "cos_sin_cache_from_inv_freq", "llama4_vision_rope"]
+           "scaling_from_config", "rope_from_config", "cache_from_sin_cos", "load_extension",
+           "extension_loaded", "cos_sin_cache_from_inv_freq", "llama4_vision_rope"]
 
 # ROPEKIT_TORCH_EXTENSION=1: load the C++ kernels at import (load_extension()).
 if _os.environ.get("ROPEKIT_TORCH_EXTENSION") == "1":
