@@ -35,7 +35,8 @@ static double g_short_factor[68], g_long_factor[68];
 
 /* The scaling types and fields added later (LongRoPE, NTK, dynamic NTK alpha, DeepSeek
  * YaRN; no_truncate, attention_factor, mscale, mscale_all_dim, mixed_b, alpha, the
- * LongRoPE arrays), decoded only when bit 64 of `which` is set. */
+ * LongRoPE arrays and their short_mscale / long_mscale), decoded only when bit 64 of
+ * `which` is set. */
 static void read_scaling_extension(fz_input *in, ropekit_rope_scaling *sc) {
     static const int64_t kTypes[] = {
         ROPEKIT_SCALING_LONGROPE,      ROPEKIT_SCALING_NTK,  ROPEKIT_SCALING_DYNAMIC_NTK_ALPHA,
@@ -72,6 +73,10 @@ static void read_scaling_extension(fz_input *in, ropekit_rope_scaling *sc) {
         sc->short_factor_count = n;
         sc->long_factor_count = fz_bool(in) ? n : fz_int(in, 0, 66); /* maybe extreme */
         sc->longrope_stacked = (int32_t)fz_range(in, 0, 2);
+    }
+    if (which & 64) {
+        sc->short_mscale = fz_double(in, -0.5, 4.0);
+        sc->long_mscale = fz_bool(in) ? fz_double(in, -0.5, 4.0) : 0.0;
     }
 }
 
@@ -187,6 +192,13 @@ static void check_given(fz_input *in, fz_arena *a, const uint8_t *cache, ropekit
         ropekit_rope_table_frequencies(inv, &divisor, len, base, rows, scaling) == ROPEKIT_OK &&
         ropekit_rope_attention_scaling(&magnitude, len, scaling) == ROPEKIT_OK && divisor == 1.0 &&
         !two_sets;
+    /* a one-set LongRoPE table's rows have their set's mscale when it is > 0 */
+    if (derived && scaling && scaling->type == ROPEKIT_SCALING_LONGROPE) {
+        const double set_mscale =
+            rows > scaling->original_max_position ? scaling->long_mscale : scaling->short_mscale;
+        if (set_mscale > 0)
+            magnitude = set_mscale;
+    }
     const uint8_t change = fz_u8(in);
     if (change & 1)
         inv[fz_range(in, 0, (int)h - 1)] =
