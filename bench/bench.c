@@ -37,7 +37,7 @@ static void rkb_usage(FILE *out) {
             "  --workload LIST    comma-separated ids (default: all), e.g. W2,P2\n"
             "  --add SPEC         extra workload: rope:T,Hq,Hk,hs,R[,maxpos] or\n"
             "                     pr:B,S,N,D,start,end[,cB,cS,cN] (repeatable)\n"
-            "  --dtype LIST       f32,f16,bf16,mixed (default: all)\n"
+            "  --dtype LIST       f32,f16,bf16,mixed,f64 (default: all but f64; f64: native only)\n"
             "  --style LIST       neox,gptj,half,interleave (default: all that apply)\n"
             "  --faces LIST       native,native_oop,aclnn,aclnn_oop (default: all that apply)\n"
             "  --host-openmp      run an OpenMP region of the host before every timed call,\n"
@@ -206,7 +206,8 @@ static int rkb_configs(const struct rkb_run *r, const struct rkb_workload *w,
     int ndt;
     const struct rkb_dtype_choice *rkb_dtypes = rkb_dtype_choices(&ndt);
     for (int d = 0; d < ndt; d++) {
-        if (!rkb_in_list(r->dtypes, rkb_dtypes[d].name))
+        if (!rkb_in_list(r->dtypes, rkb_dtypes[d].name) ||
+            (!r->dtypes && !rkb_dtypes[d].by_default))
             continue;
         if (w->latency && d != 2)
             continue;

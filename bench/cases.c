@@ -170,7 +170,17 @@ struct rkb_case *rkb_case_new(const struct rkb_config *c) {
     if (!k)
         return NULL;
     k->cfg = *c;
-    bool ok = rkb_face_applies(c) && (c->w->kind == RKB_ROPE ? rkb_case_rope(k) : rkb_case_pr(k));
+    if (!rkb_face_applies(c)) {
+        fprintf(stderr,
+                "ropekit bench: the %s face does not take %s at %s/%s (CANN's operators: no "
+                "float64; partial rotary in interleave mode; rope with one dtype and sizes "
+                "CANN aligns)\n",
+                rkb_face_name(c->face), c->w->id, ropekit_dtype_name(c->x_dtype),
+                ropekit_dtype_name(c->cs_dtype));
+        rkb_case_free(k);
+        return NULL;
+    }
+    bool ok = c->w->kind == RKB_ROPE ? rkb_case_rope(k) : rkb_case_pr(k);
     if (!ok) {
         fprintf(stderr, "ropekit bench: cannot prepare %s (%s): %s\n", c->w->id,
                 rkb_face_name(c->face), ropekit_last_error());

@@ -60,6 +60,8 @@ static void rkb_checks_of(const struct rkb_options *opt, const struct rkb_result
                           const struct rkb_result *r, struct rkb_checks *cs) {
     const struct rkb_workload *w = r->cfg.w;
     const bool top = r->threads == opt->max_threads, custom = w->id[0] == 'C';
+    /* float64 runs the scalar kernels (the reference dtype): no speed targets */
+    const bool speed = r->cfg.x_dtype != ROPEKIT_F64;
     const struct rkb_result *one = rkb_same_at(all, n, r, 1);
     cs->n = 0;
     for (int f = 0; f < RKB_FACE_COUNT; f++) {
@@ -79,11 +81,11 @@ static void rkb_checks_of(const struct rkb_options *opt, const struct rkb_result
             rkb_check_add(cs, fn, "idle after", x->after_s * 1e3 <= RKB_TARGET_AFTER_MS,
                           "%.3f ms of CPU in the 10 ms after a call (target <= %.1f ms)",
                           x->after_s * 1e3, RKB_TARGET_AFTER_MS);
-        if (top && !custom && !w->in_cache && x->copy_ratio > 0)
+        if (speed && top && !custom && !w->in_cache && x->copy_ratio > 0)
             rkb_check_add(cs, fn, "bandwidth", x->copy_ratio >= RKB_TARGET_COPY_FRACTION,
                           "%.0f%% of copy (target >= %.0f%%)", 100 * x->copy_ratio,
                           100 * RKB_TARGET_COPY_FRACTION);
-        if (top && !custom && w->in_cache && !w->latency && f == RKB_NATIVE)
+        if (speed && top && !custom && w->in_cache && !w->latency && f == RKB_NATIVE)
             rkb_check_add(cs, fn, "in cache", rkb_gbps(x) >= RKB_TARGET_IN_CACHE_GBPS,
                           "%.1f GB/s (target >= %.0f)", rkb_gbps(x), RKB_TARGET_IN_CACHE_GBPS);
         if (w->latency && f == RKB_ACLNN)

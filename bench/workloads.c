@@ -74,10 +74,9 @@ bool rkb_find_workload(const char *spec, struct rkb_workload *w) {
 }
 
 static const struct rkb_dtype_choice rkb_dtypes[] = {
-    {"f32", ROPEKIT_F32, ROPEKIT_F32},
-    {"f16", ROPEKIT_F16, ROPEKIT_F16},
-    {"bf16", ROPEKIT_BF16, ROPEKIT_BF16},
-    {"mixed", ROPEKIT_BF16, ROPEKIT_F32},
+    {"f32", ROPEKIT_F32, ROPEKIT_F32, true},    {"f16", ROPEKIT_F16, ROPEKIT_F16, true},
+    {"bf16", ROPEKIT_BF16, ROPEKIT_BF16, true}, {"mixed", ROPEKIT_BF16, ROPEKIT_F32, true},
+    {"f64", ROPEKIT_F64, ROPEKIT_F64, false},
 };
 
 const struct rkb_dtype_choice *rkb_dtype_choices(int *count) {
@@ -159,6 +158,8 @@ static bool rkb_aclnn_takes_rope(const struct rkb_config *c) {
 }
 
 bool rkb_face_applies(const struct rkb_config *c) {
+    if (c->x_dtype == ROPEKIT_F64 && c->face != RKB_NATIVE && c->face != RKB_NATIVE_OOP)
+        return false; /* CANN's operators take no float64 */
     switch (c->face) {
     case RKB_NATIVE:
         return true;

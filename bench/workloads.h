@@ -62,10 +62,12 @@ const struct rkb_workload *rkb_builtin(int *count);
 /* A built-in id (e.g. "W4") or a spec rkb_parse_workload takes. */
 bool rkb_find_workload(const char *spec, struct rkb_workload *w);
 
-/* The dtype choices: f32, f16, bf16 and mixed (bf16 x with fp32 cos/sin). */
+/* The dtype choices: f32, f16, bf16, mixed (bf16 x with fp32 cos/sin), and f64 (the
+ * native face only; measured when asked for, not by default). */
 struct rkb_dtype_choice {
     const char *name;
     ropekit_dtype x, cs;
+    bool by_default; /* measured when no --dtype list is given */
 };
 const struct rkb_dtype_choice *rkb_dtype_choices(int *count);
 

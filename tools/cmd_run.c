@@ -10,16 +10,17 @@
 #include "workloads.h"
 
 static void tk_run_usage(FILE *out) {
-    fprintf(out, "usage: ropekit run SPEC [--count N] [--dtype f32|f16|bf16|mixed] [--style S]\n"
-                 "                        [--face native|aclnn|aclnn_oop]\n\n"
-                 "Runs the problem N times (default 1) through the face (default: the native API\n"
-                 "with a plan made once; aclnn: the whole round trip each time) with the\n"
-                 "settings the environment gives (ROPEKIT_NUM_THREADS, ROPEKIT_MAX_ISA), e.g.\n"
-                 "  ROPEKIT_MAX_ISA=avx2 valgrind --tool=callgrind ropekit run W1 --count 12\n"
-                 "SPEC: a bench id (W1..P3, G2) or rope:T,Hq,Hk,hs,R[,maxpos] or\n"
-                 "      pr:B,S,N,D,start,end[,cB,cS,cN].\n"
-                 "S: neox or gptj (rope; default neox), half, interleave, quarter or\n"
-                 "   interleave-half (partial rotary; default half).\n");
+    fprintf(out,
+            "usage: ropekit run SPEC [--count N] [--dtype f32|f16|bf16|mixed|f64] [--style S]\n"
+            "                        [--face native|aclnn|aclnn_oop]\n\n"
+            "Runs the problem N times (default 1) through the face (default: the native API\n"
+            "with a plan made once; aclnn: the whole round trip each time) with the\n"
+            "settings the environment gives (ROPEKIT_NUM_THREADS, ROPEKIT_MAX_ISA), e.g.\n"
+            "  ROPEKIT_MAX_ISA=avx2 valgrind --tool=callgrind ropekit run W1 --count 12\n"
+            "SPEC: a bench id (W1..P3, G2) or rope:T,Hq,Hk,hs,R[,maxpos] or\n"
+            "      pr:B,S,N,D,start,end[,cB,cS,cN].\n"
+            "S: neox or gptj (rope; default neox), half, interleave, quarter or\n"
+            "   interleave-half (partial rotary; default half).\n");
 }
 
 static const char *const tk_rope_styles[2] = {"neox", "gptj"}; /* ropekit_rope_style values */
