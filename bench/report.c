@@ -60,7 +60,7 @@ static void rkb_checks_of(const struct rkb_options *opt, const struct rkb_result
                           const struct rkb_result *r, struct rkb_checks *cs) {
     const struct rkb_workload *w = r->cfg.w;
     const bool top = r->threads == opt->max_threads, custom = w->id[0] == 'C';
-    /* float64 runs the scalar kernels (the reference dtype): no speed targets */
+    /* float64, the reference dtype (AVX2 kernels at most), has no speed targets */
     const bool speed = r->cfg.x_dtype != ROPEKIT_F64;
     const struct rkb_result *one = rkb_same_at(all, n, r, 1);
     cs->n = 0;

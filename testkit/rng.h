@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -61,6 +62,30 @@ static inline uint32_t tk_xorshift32(uint64_t *state) {
     x ^= x << 17;
     *state = x;
     return (uint32_t)(x >> 11);
+}
+
+/* A float64 test value drawn from the kernel tests' bit stream: one in 64 each a NaN
+ * with a random payload and sign, an infinity, a subnormal, a value whose products
+ * overflow; else a value in (-4, 4) with a full random mantissa. */
+static inline double tk_xorshift_f64(uint64_t *state) {
+    const uint32_t r = tk_xorshift32(state) % 64;
+    const uint64_t bits = ((uint64_t)tk_xorshift32(state) << 32) | tk_xorshift32(state);
+    double v;
+    if (r == 0) {
+        const uint64_t nan = 0x7ff8000000000000ull | (bits & 0x8007ffffffffffffull);
+        memcpy(&v, &nan, sizeof v);
+        return v;
+    }
+    if (r == 1)
+        return (bits & 1) ? 1.0 / 0.0 : -1.0 / 0.0;
+    if (r == 2) {
+        const uint64_t sub = bits & 0x800fffffffffffffull;
+        memcpy(&v, &sub, sizeof v);
+        return v;
+    }
+    if (r == 3)
+        return (bits & 1) ? 1e300 : -1e300;
+    return ((double)(bits >> 11) * (1.0 / 9007199254740992.0) - 0.5) * 8.0;
 }
 
 /* Seed of an independent stream for item `index` of a run seeded with `seed`, so one

@@ -54,23 +54,27 @@
 
 #define RK_ROT_MODE_DECLS_scalar(m, id)                                                            \
     RK_DTYPE_PAIRS(RK_DECLARE_ROT_scalar, m) RK_DTYPE_PAIRS_F64(RK_DECLARE_ROT_scalar, m)
-#define RK_ROT_MODE_DECLS_avx2(m, id) RK_DTYPE_PAIRS(RK_DECLARE_ROT_avx2, m)
+#define RK_ROT_MODE_DECLS_avx2(m, id)                                                              \
+    RK_DTYPE_PAIRS(RK_DECLARE_ROT_avx2, m) RK_DTYPE_PAIRS_F64(RK_DECLARE_ROT_avx2, m)
 #define RK_ROT_MODE_DECLS_avx512(m, id) RK_DTYPE_PAIRS(RK_DECLARE_ROT_avx512, m)
 #define RK_ROT_MODE_DECLS_avx512bf16(m, id) RK_DTYPE_PAIRS(RK_DECLARE_ROT_avx512bf16, m)
 #define RK_ROPE_STYLE_DECLS_scalar(st, id)                                                         \
     RK_DTYPE_PAIRS(RK_DECLARE_ROPE_scalar, st) RK_DTYPE_PAIRS_F64(RK_DECLARE_ROPE_scalar, st)
-#define RK_ROPE_STYLE_DECLS_avx2(st, id) RK_DTYPE_PAIRS(RK_DECLARE_ROPE_avx2, st)
+#define RK_ROPE_STYLE_DECLS_avx2(st, id)                                                           \
+    RK_DTYPE_PAIRS(RK_DECLARE_ROPE_avx2, st) RK_DTYPE_PAIRS_F64(RK_DECLARE_ROPE_avx2, st)
 #define RK_ROPE_STYLE_DECLS_avx512(st, id) RK_DTYPE_PAIRS(RK_DECLARE_ROPE_avx512, st)
 #define RK_ROPE_STYLE_DECLS_avx512bf16(st, id) RK_DTYPE_PAIRS(RK_DECLARE_ROPE_avx512bf16, st)
 
 #define RK_ROT_MODE_ENTRIES_scalar(m, id)                                                          \
     RK_DTYPE_PAIRS(RK_ROT_ENTRY_scalar, m) RK_DTYPE_PAIRS_F64(RK_ROT_ENTRY_scalar, m)
-#define RK_ROT_MODE_ENTRIES_avx2(m, id) RK_DTYPE_PAIRS(RK_ROT_ENTRY_avx2, m)
+#define RK_ROT_MODE_ENTRIES_avx2(m, id)                                                            \
+    RK_DTYPE_PAIRS(RK_ROT_ENTRY_avx2, m) RK_DTYPE_PAIRS_F64(RK_ROT_ENTRY_avx2, m)
 #define RK_ROT_MODE_ENTRIES_avx512(m, id) RK_DTYPE_PAIRS(RK_ROT_ENTRY_avx512, m)
 #define RK_ROT_MODE_ENTRIES_avx512bf16(m, id) RK_DTYPE_PAIRS(RK_ROT_ENTRY_avx512bf16, m)
 #define RK_ROPE_STYLE_ENTRIES_scalar(st, id)                                                       \
     RK_DTYPE_PAIRS(RK_ROPE_ENTRY_scalar, st) RK_DTYPE_PAIRS_F64(RK_ROPE_ENTRY_scalar, st)
-#define RK_ROPE_STYLE_ENTRIES_avx2(st, id) RK_DTYPE_PAIRS(RK_ROPE_ENTRY_avx2, st)
+#define RK_ROPE_STYLE_ENTRIES_avx2(st, id)                                                         \
+    RK_DTYPE_PAIRS(RK_ROPE_ENTRY_avx2, st) RK_DTYPE_PAIRS_F64(RK_ROPE_ENTRY_avx2, st)
 #define RK_ROPE_STYLE_ENTRIES_avx512(st, id) RK_DTYPE_PAIRS(RK_ROPE_ENTRY_avx512, st)
 #define RK_ROPE_STYLE_ENTRIES_avx512bf16(st, id) RK_DTYPE_PAIRS(RK_ROPE_ENTRY_avx512bf16, st)
 

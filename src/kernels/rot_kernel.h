@@ -39,7 +39,7 @@ enum rk_kdtype {
 };
 
 /* Interleave-half scratch bytes per row element: the SIMD kernels widen 16-bit and fp32
- * elements to fp32; the scalar ones keep elements as stored (float64 takes 8). */
+ * elements to fp32; float64 rows are kept as stored (8). */
 #define RK_ROT_SCRATCH_ELEM(x_size) ((x_size) > 4 ? (x_size) : 4)
 
 #define RK_ROT_MODE_COUNT 4
@@ -58,8 +58,9 @@ enum rk_kdtype {
     X(m, bf16, f16)                                                                                \
     X(m, bf16, bf16)
 
-/* The float64 pair: scalar kernels only (the scalar set serves it at every ISA cap).
- * float64 pairs with nothing else, so its table rows hold this one entry. */
+/* The float64 pair: scalar and AVX2 kernels (the AVX2 set serves every cap from AVX2 up;
+ * the AVX-512 sets have none). float64 pairs with nothing else, so its table rows hold
+ * this one entry. */
 #define RK_DTYPE_PAIRS_F64(X, m) X(m, f64, f64)
 
 #define RK_ROT_MODES(X)                                                                            \

@@ -15,7 +15,9 @@
 #include "testkit/half_bits.h"
 #include "testkit/rng.h"
 
-static const ropekit_dtype dtypes[3] = {ROPEKIT_F32, ROPEKIT_F16, ROPEKIT_BF16};
+/* Indexed like the kernel tables (enum rk_kdtype); float64 pairs with itself only. */
+static const ropekit_dtype dtypes[RK_KDT_COUNT] = {ROPEKIT_F32, ROPEKIT_F16, ROPEKIT_BF16,
+                                                   ROPEKIT_F64};
 
 static uint64_t rng = 0x13198a2e03707344ull;
 static uint32_t next32(void) {
@@ -24,6 +26,11 @@ static uint32_t next32(void) {
 
 static void fill(char *p, size_t n, ropekit_dtype dt) {
     for (size_t i = 0; i < n; i++) {
+        if (dt == ROPEKIT_F64) {
+            const double d = tk_xorshift_f64(&rng);
+            memcpy(p + 8 * i, &d, 8);
+            continue;
+        }
         uint32_t r = next32() % 64;
         float v = r == 0   ? tk_bits_f32(0x7fc00000u | (next32() & 0x3fffffu))
                   : r == 1 ? 1.0f / 0.0f
@@ -33,18 +40,22 @@ static void fill(char *p, size_t n, ropekit_dtype dt) {
     }
 }
 
+/* float64 kernels compared so far: the AVX2 set must have them. */
+static int f64_kernels_compared;
+
 static void compare_set(const struct rk_kernel_set *set) {
     static const int64_t dims[][2] = {{2, 2},     {4, 8},   {16, 16},   {30, 32},
                                       {32, 64},   {64, 64}, {64, 128},  {96, 128},
                                       {128, 128}, {34, 40}, {250, 256}, {18, 100}};
     for (int style = 0; style < 2; style++)
-        for (int xd = 0; xd < 3; xd++)
-            for (int cd = 0; cd < 3; cd++)
+        for (int xd = 0; xd < RK_KDT_COUNT; xd++)
+            for (int cd = 0; cd < RK_KDT_COUNT; cd++)
                 for (size_t di = 0; di < sizeof dims / sizeof dims[0]; di++) {
                     const int64_t rot = dims[di][0], hs = dims[di][1], heads = 3, pad = 5;
                     const rk_rope_fn fn = (*set->rope)[style][xd][cd];
                     if (!fn)
                         continue;
+                    f64_kernels_compared += xd == RK_KDT_F64;
                     rk_rope_fn ref = rk_rope_table_scalar[style][xd][cd];
                     size_t xs = ropekit_dtype_size(dtypes[xd]), cs = ropekit_dtype_size(dtypes[cd]);
                     size_t bytes = (size_t)(heads * (hs + pad)) * xs;
@@ -99,8 +110,8 @@ static void test_scalar_is_complete(void **state) {
         for (int x = 0; x < 3; x++)
             for (int c = 0; c < 3; c++)
                 assert_non_null(rk_rope_table_scalar[s][x][c]);
-    /* float64 pairs with float64 only, and only the scalar set has it (every ISA cap
-     * falls back to it; tests/ops/test_f64.c checks the results) */
+    /* float64 pairs with float64 only (the AVX2 set has it too; the AVX-512 sets fall
+     * back to AVX2's) */
     for (int s = 0; s < 2; s++)
         for (int k = 0; k < RK_KDT_COUNT; k++) {
             assert_true((rk_rope_table_scalar[s][RK_KDT_F64][k] != NULL) == (k == RK_KDT_F64));
@@ -120,6 +131,8 @@ static void test_simd_sets_match_scalar(void **state) {
             continue;
         compare_set(&sets[i]);
         tested++;
+        if (sets[i].isa == ROPEKIT_ISA_AVX2)
+            assert_true(f64_kernels_compared > 0);
     }
     if (tested == 0)
         skip();

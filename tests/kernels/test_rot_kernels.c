@@ -15,7 +15,9 @@
 #include "testkit/half_bits.h"
 #include "testkit/rng.h"
 
-static const ropekit_dtype dtypes[3] = {ROPEKIT_F32, ROPEKIT_F16, ROPEKIT_BF16};
+/* Indexed like the kernel tables (enum rk_kdtype); float64 pairs with itself only. */
+static const ropekit_dtype dtypes[RK_KDT_COUNT] = {ROPEKIT_F32, ROPEKIT_F16, ROPEKIT_BF16,
+                                                   ROPEKIT_F64};
 
 static uint64_t rng = 0x243f6a8885a308d3ull;
 static uint32_t next32(void) {
@@ -37,6 +39,11 @@ static float random_value(void) {
 
 static void fill(char *p, size_t n, ropekit_dtype dt) {
     for (size_t i = 0; i < n; i++) {
+        if (dt == ROPEKIT_F64) {
+            const double d = tk_xorshift_f64(&rng);
+            memcpy(p + 8 * i, &d, 8);
+            continue;
+        }
         float v = random_value();
         tk_store_f32(p + ropekit_dtype_size(dt) * i, dt, v);
     }
@@ -53,14 +60,17 @@ static char *run(rk_rot_fn fn, const char *x, size_t xbytes, const struct rk_rot
     return copy;
 }
 
+/* float64 kernels compared so far: the AVX2 set must have them. */
+static int f64_kernels_compared;
+
 static void compare_set(const struct rk_kernel_set *set) {
     static const int64_t lens[] = {2,  4,  6,  8,  12,  16,  18,  30,  32, 34,
                                    62, 64, 66, 96, 128, 130, 250, 256, 512};
     float *scratch = malloc(4096 * sizeof(float));
     for (int mode = 0; mode < 4; mode++)
         for (int dir = 0; dir < 2; dir++)
-            for (int xd = 0; xd < 3; xd++)
-                for (int cd = 0; cd < 3; cd++)
+            for (int xd = 0; xd < RK_KDT_COUNT; xd++)
+                for (int cd = 0; cd < RK_KDT_COUNT; cd++)
                     for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
                         int64_t len = lens[li];
                         if (mode == 2 && len % 4)
@@ -68,6 +78,7 @@ static void compare_set(const struct rk_kernel_set *set) {
                         const rk_rot_fn fn = (*set->rot)[mode][dir][xd][cd];
                         if (!fn)
                             continue;
+                        f64_kernels_compared += xd == RK_KDT_F64;
                         const rk_rot_fn ref = rk_rot_table_scalar[mode][dir][xd][cd];
                         size_t xs = ropekit_dtype_size(dtypes[xd]);
                         size_t cs = ropekit_dtype_size(dtypes[cd]);
@@ -99,12 +110,14 @@ static void compare_set(const struct rk_kernel_set *set) {
                             if (memcmp(want, got, xbytes) != 0) {
                                 for (size_t b = 0; b < xbytes; b += xs)
                                     if (memcmp(want + b, got + b, xs)) {
-                                        uint32_t w = 0, g = 0, in = 0;
+                                        uint64_t w = 0, g = 0, in = 0;
                                         memcpy(&w, want + b, xs);
                                         memcpy(&g, got + b, xs);
                                         memcpy(&in, x + b, xs);
-                                        print_error("element %zu: input %08x want %08x got %08x\n",
-                                                    b / xs, in, w, g);
+                                        print_error("element %zu: input %016llx want %016llx got "
+                                                    "%016llx\n",
+                                                    b / xs, (unsigned long long)in,
+                                                    (unsigned long long)w, (unsigned long long)g);
                                         break;
                                     }
                                 print_error("set %s mode %d dir %d dtypes %d/%d len %lld "
@@ -160,8 +173,8 @@ static void test_scalar_is_complete(void **state) {
             for (int x = 0; x < 3; x++)
                 for (int c = 0; c < 3; c++)
                     assert_non_null(rk_rot_table_scalar[m][d][x][c]);
-    /* float64 pairs with float64 only, and only the scalar set has it (every ISA cap
-     * falls back to it; tests/ops/test_f64.c checks the results) */
+    /* float64 pairs with float64 only (the AVX2 set has it too; the AVX-512 sets fall
+     * back to AVX2's) */
     for (int m = 0; m < 4; m++)
         for (int d = 0; d < 2; d++)
             for (int k = 0; k < RK_KDT_COUNT; k++) {
@@ -184,6 +197,8 @@ static void test_simd_sets_match_scalar(void **state) {
             continue;
         compare_set(&sets[i]);
         tested++;
+        if (sets[i].isa == ROPEKIT_ISA_AVX2)
+            assert_true(f64_kernels_compared > 0);
     }
     if (tested == 0)
         skip();

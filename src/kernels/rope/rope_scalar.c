@@ -12,11 +12,8 @@ RK_INLINE void rk_rope_pair(const struct rk_rope_rows *a, const char *in, char *
                             int64_t r, const char *c, const char *s, enum rk_kdtype xdt,
                             enum rk_kdtype cdt) {
     if (xdt == RK_KDT_F64) { /* validation pairs float64 data with a float64 cache */
-        double va = rk_load_f64(in + p * a->in_col), vb = rk_load_f64(in + r * a->in_col);
-        double cd = rk_load_f64(c), sd = rk_load_f64(s), oa, ob;
-        rk_pair_forward_f64(va, vb, cd, sd, cd, sd, &oa, &ob);
-        rk_store_f64(out + p * a->out_col, oa);
-        rk_store_f64(out + r * a->out_col, ob);
+        rk_rotate_pair_f64(in + p * a->in_col, in + r * a->in_col, out + p * a->out_col,
+                           out + r * a->out_col, c, s, c, s, 0);
         return;
     }
     float va = rk_load_elem(in + p * a->in_col, xdt), vb = rk_load_elem(in + r * a->in_col, xdt);

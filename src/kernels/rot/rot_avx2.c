@@ -1,8 +1,10 @@
-/* The AVX2 (+F16C) partial-rotary kernels, every mode, direction and dtype pair
- * (contiguous rows only). Full 8-lane blocks run in vectors; the pairs left over at the
- * end of a row go through the scalar helpers, so nothing is read or written past the row
- * and results equal the scalar kernels bit for bit. */
+/* The AVX2 (+F16C) partial-rotary kernels, every mode, direction and dtype pair, float64
+ * included (contiguous rows only). Full 8-lane blocks (4 for float64) run in vectors; the
+ * pairs left over at the end of a row go through the scalar helpers, so nothing is read or
+ * written past the row and results equal the scalar kernels bit for bit. */
 #include "kernels/kernel_list.h"
+#include "kernels/prefetch.h"
+#include "kernels/simd/f64_avx2.h"
 #include "kernels/simd/simd_avx2.h"
 
 /* Rotate-half on x[0, 2h): pairs (j, j + h) with coefficients at the same positions. */
@@ -191,3 +193,109 @@ RK_INLINE int rk256_rot_hoist_wanted(int mode, int backward, int split, enum rk_
     }
 #define RK_DEFINE_ROT_MODE(m, id) RK_DTYPE_PAIRS(RK_DEFINE_ROT_AVX2, m)
 RK_ROT_MODES(RK_DEFINE_ROT_MODE)
+
+/* ---- float64: four doubles a vector, coefficients read as they are (no widening) ---- */
+
+RK_INLINE void rk256d_rot_half_block(char *x, const char *c, const char *s, int64_t h,
+                                     int backward) {
+    int64_t j = 0;
+    for (; j + 4 <= h; j += 4) {
+        __m256d a = rk256d_load(x + 8 * j), b = rk256d_load(x + 8 * (j + h));
+        __m256d cp = rk256d_load(c + 8 * j), sp = rk256d_load(s + 8 * j);
+        __m256d cr = rk256d_load(c + 8 * (j + h)), sr = rk256d_load(s + 8 * (j + h));
+        __m256d oa, ob;
+        if (backward)
+            rk256d_pair_backward(a, b, cp, sp, cr, sr, &oa, &ob);
+        else
+            rk256d_pair_forward(a, b, cp, sp, cr, sr, &oa, &ob);
+        rk256d_store(x + 8 * j, oa);
+        rk256d_store(x + 8 * (j + h), ob);
+    }
+    for (; j < h; j++) {
+        char *pa = x + 8 * j, *pb = x + 8 * (j + h);
+        rk_rotate_pair_f64(pa, pb, pa, pb, c + 8 * j, s + 8 * j, c + 8 * (j + h), s + 8 * (j + h),
+                           backward);
+    }
+}
+
+RK_INLINE void rk256d_rot_interleave_row(char *x, const char *c, const char *s, int64_t len,
+                                         int backward) {
+    int64_t k = 0;
+    for (; k + 4 <= len; k += 4)
+        rk256d_store(x + 8 * k, rk256d_rotate_pairs(rk256d_load(x + 8 * k), rk256d_load(c + 8 * k),
+                                                    rk256d_load(s + 8 * k), backward));
+    for (; k + 1 < len; k += 2) {
+        char *pa = x + 8 * k, *pb = x + 8 * (k + 1);
+        rk_rotate_pair_f64(pa, pb, pa, pb, c + 8 * k, s + 8 * k, c + 8 * (k + 1), s + 8 * (k + 1),
+                           backward);
+    }
+}
+
+/* Interleave-half reads the row from a copy in scratch: outputs land on positions later
+ * pairs still read. */
+RK_INLINE void rk256d_rot_ihalf_row(char *x, const char *c, const char *s, int64_t len, char *v,
+                                    int backward) {
+    const int64_t h = len / 2;
+    memcpy(v, x, (size_t)(8 * len));
+    int64_t j = 0;
+    for (; j + 4 <= h; j += 4) {
+        __m256d cp = rk256d_load(c + 8 * j), sp = rk256d_load(s + 8 * j);
+        __m256d cr = rk256d_load(c + 8 * (j + h)), sr = rk256d_load(s + 8 * (j + h));
+        __m256d a, b, oa, ob;
+        if (backward) {
+            __m256d lo, hi;
+            rk256d_pair_backward(rk256d_load(v + 8 * j), rk256d_load(v + 8 * (j + h)), cp, sp, cr,
+                                 sr, &oa, &ob);
+            rk256d_interleave(oa, ob, &lo, &hi);
+            rk256d_store(x + 16 * j, lo);
+            rk256d_store(x + 16 * j + 32, hi);
+        } else {
+            rk256d_deinterleave(rk256d_load(v + 16 * j), rk256d_load(v + 16 * j + 32), &a, &b);
+            rk256d_pair_forward(a, b, cp, sp, cr, sr, &oa, &ob);
+            rk256d_store(x + 8 * j, oa);
+            rk256d_store(x + 8 * (j + h), ob);
+        }
+    }
+    for (; j < h; j++) {
+        const char *cp = c + 8 * j, *sp = s + 8 * j, *cr = c + 8 * (j + h), *sr = s + 8 * (j + h);
+        if (backward)
+            rk_rotate_pair_f64(v + 8 * j, v + 8 * (j + h), x + 16 * j, x + 16 * j + 8, cp, sp, cr,
+                               sr, 1);
+        else
+            rk_rotate_pair_f64(v + 16 * j, v + 16 * j + 8, x + 8 * j, x + 8 * (j + h), cp, sp, cr,
+                               sr, 0);
+    }
+}
+
+/* mode: 0 half, 1 interleave, 2 quarter, 3 interleave-half. */
+RK_INLINE void rk256d_rot_rows(const struct rk_rot_rows *a, int mode, int backward) {
+    const int64_t len = a->len;
+    const int64_t ahead = a->prefetch ? rk_prefetch_rows_ahead(a->x_row) : 0;
+    for (int64_t row = 0; row < a->rows; row++) {
+        char *x = a->x + row * a->x_row;
+        if (ahead)
+            rk_prefetch_row(x, a->x_row, ahead, 8 * len);
+        const char *c = a->cos + row * a->c_row, *s = a->sin + row * a->s_row;
+        if (mode == 0) {
+            rk256d_rot_half_block(x, c, s, len / 2, backward);
+        } else if (mode == 1) {
+            rk256d_rot_interleave_row(x, c, s, len, backward);
+        } else if (mode == 2) {
+            const int64_t q = len / 4;
+            rk256d_rot_half_block(x, c, s, q, backward);
+            rk256d_rot_half_block(x + 16 * q, c + 16 * q, s + 16 * q, q, backward);
+        } else {
+            rk256d_rot_ihalf_row(x, c, s, len, a->scratch, backward);
+        }
+    }
+}
+
+#define RK_DEFINE_ROT_AVX2_F64(m, xd, cd)                                                          \
+    RK_KERNEL void rk_rot_##m##_fwd_##xd##cd##__avx2(const struct rk_rot_rows *a) {                \
+        rk256d_rot_rows(a, RK_MODE_INDEX_##m, 0);                                                  \
+    }                                                                                              \
+    RK_KERNEL void rk_rot_##m##_bwd_##xd##cd##__avx2(const struct rk_rot_rows *a) {                \
+        rk256d_rot_rows(a, RK_MODE_INDEX_##m, 1);                                                  \
+    }
+#define RK_DEFINE_ROT_MODE_F64(m, id) RK_DTYPE_PAIRS_F64(RK_DEFINE_ROT_AVX2_F64, m)
+RK_ROT_MODES(RK_DEFINE_ROT_MODE_F64)

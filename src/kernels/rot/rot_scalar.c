@@ -11,15 +11,7 @@ RK_INLINE void rk_rot_pair(const char *ia, const char *ib, char *oa, char *ob, c
                            const char *sp, const char *cr, const char *sr, int backward,
                            enum rk_kdtype xdt, enum rk_kdtype cdt) {
     if (xdt == RK_KDT_F64) { /* validation pairs float64 data with float64 coefficients */
-        double a = rk_load_f64(ia), b = rk_load_f64(ib), ra, rb;
-        double c0 = rk_load_f64(cp), s0 = rk_load_f64(sp), c1 = rk_load_f64(cr),
-               s1 = rk_load_f64(sr);
-        if (backward)
-            rk_pair_backward_f64(a, b, c0, s0, c1, s1, &ra, &rb);
-        else
-            rk_pair_forward_f64(a, b, c0, s0, c1, s1, &ra, &rb);
-        rk_store_f64(oa, ra);
-        rk_store_f64(ob, rb);
+        rk_rotate_pair_f64(ia, ib, oa, ob, cp, sp, cr, sr, backward);
         return;
     }
     float a = rk_load_elem(ia, xdt), b = rk_load_elem(ib, xdt), ra, rb;

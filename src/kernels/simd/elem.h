@@ -111,4 +111,19 @@ RK_DEFINE_PAIR_FORMULAS(float, )
 RK_DEFINE_PAIR_FORMULAS(double, _f64)
 #undef RK_DEFINE_PAIR_FORMULAS
 
+/* One float64 pair in memory: read at ia/ib (both before anything is written), rotated
+ * with cp/sp (position of a) and cr/sr (position of b), written to oa/ob. */
+static inline void rk_rotate_pair_f64(const char *ia, const char *ib, char *oa, char *ob,
+                                      const char *cp, const char *sp, const char *cr,
+                                      const char *sr, int backward) {
+    double a = rk_load_f64(ia), b = rk_load_f64(ib), ra, rb;
+    double c0 = rk_load_f64(cp), s0 = rk_load_f64(sp), c1 = rk_load_f64(cr), s1 = rk_load_f64(sr);
+    if (backward)
+        rk_pair_backward_f64(a, b, c0, s0, c1, s1, &ra, &rb);
+    else
+        rk_pair_forward_f64(a, b, c0, s0, c1, s1, &ra, &rb);
+    rk_store_f64(oa, ra);
+    rk_store_f64(ob, rb);
+}
+
 #endif /* ROPEKIT_KERNELS_SIMD_ELEM_H_ */
