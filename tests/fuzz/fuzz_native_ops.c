@@ -6,7 +6,16 @@
  * mrope with any sections and cache modes 0 to 3, positions in and out of range, in place
  * and out of place), each one-shot or through a plan (executed once, twice, or on a
  * copy of its data at other addresses); ropekit_plan_describe with small buffers;
- * ropekit_plan_destroy; plans handed to the other operator's execute.
+ * ropekit_plan_destroy; plans handed to the other operator's execute. Extended rope calls
+ * (inputs starting with ROPE_EXTENDED_MARKER) add batched token dims ([B, S] positions or
+ * [m, B, S] for mrope, query/key [B, S, H*hs] or [B, S, H, hs], fused qkv rows with a pad
+ * per batch, heads-major views such as Hugging Face's [B, H, S, hs] through a transpose) and
+ * config.offsets (any strides, one per batch or one for all tokens, wrong dtype or shape,
+ * position + offset out of range or overflowing int64, or far positions that offsets bring
+ * back); plans made with offsets run through ropekit_rope_execute_offsets on the offsets or
+ * a copy at another address, plans made without them sometimes with offsets NULL; every
+ * plan is also handed the execute it does not take (ropekit_rope_execute of a plan with
+ * offsets, offsets given to one without), which must refuse it and write nothing.
  *
  * Oracle: a rejected call returns an error with a message and changes no byte; a call
  * whose every choice was valid (SPEC §3-§5 with §8's relaxations) is accepted; a view
@@ -14,9 +23,13 @@
  * buffer, so an accepting library is caught by ASan); an accepted call gives the same
  * status and bytes as the one-shot call with the scalar kernels on one thread, changes
  * only the bytes of its outputs (no output shares a byte with another operand but its
- * own input in place), never accepts an out-of-range position, and for small shapes is
- * within SPEC §6 of the float64 references (testkit/reference.h, testkit/rope_reference.h),
- * pass-through elements bit for bit. Views too large for the arena but valid are only
+ * own input in place), never accepts an out-of-range position (the cache row of a token
+ * is its position plus its offset, summed by the harness), and for small shapes is
+ * within SPEC §6 of the float64 references (testkit/reference.h, testkit/rope_reference.h;
+ * a batched call token by token through those cache rows), pass-through elements bit for
+ * bit. Where the library's documented checks are conservative (the overlap of views that
+ * are not one progression of rows, sharing one block), either outcome passes, an accepted
+ * call still judged as above. Views too large for the arena but valid are only
  * planned (plans ignore data pointers). */
 #include <math.h>
 #include <stdbool.h>
@@ -1020,9 +1033,9 @@ static void rope_fuse(fz_input *in, rope_call *c, int qi, int ki, bool *ok) {
     const int64_t row = (c->hq + c->hk) * c->hs + fz_range(in, 0, 3);
     const int td = c->td;
     const int64_t batch_pad = td == 2 ? fz_range(in, 0, 2) : 0;
-    /* outputs whose rows a batch pad leaves unevenly spaced are no single progression: the
-     * library's overlap test may judge the two in one block conservatively */
-    if (qi == R_QO && batch_pad && c->tok[0] > 1 && c->tok[1] > 1)
+    /* rows a batch pad leaves unevenly spaced are no single progression: the library's overlap
+     * test may judge q and k of one block conservatively (outputs in place are the inputs) */
+    if (batch_pad && c->tok[0] > 1 && c->tok[1] > 1)
         *ok = false;
     fz_view *vs[2] = {&c->v[qi], &c->v[ki]};
     for (int i = 0; i < 2; i++) {
