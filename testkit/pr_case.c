@@ -94,7 +94,8 @@ static void pr_check_rotated(const struct tk_pr_case *pc, const unsigned char *o
             w->c[j] = tk_load(tk_tensor_ptr(c, tk_tensor_elem(c, cidx)), c->dtype);
             w->s[j] = tk_load(tk_tensor_ptr(s, tk_tensor_elem(s, cidx)), s->dtype);
         }
-        tk_ref_rotate(pc->mode, pc->direction, len, w->v, w->c, w->s, w->ref, w->mag);
+        tk_ref_rotate(pc->mode, pc->direction, len, w->v, w->c, w->s, w->ref, w->mag,
+                      x->dtype == ROPEKIT_F64);
         for (int64_t j = 0; j < len; j++) {
             double got = tk_load(out + (size_t)w->elem[j] * xi, x->dtype);
             bool first = chk->err.bad == 0;

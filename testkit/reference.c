@@ -33,32 +33,33 @@ struct tk_rot_pair tk_rot_pair_of(int mode, int64_t len, int64_t k) {
 
 /* SPEC §1 rule 2 rounds each product to fp32; the only effect of that rounding beyond
  * the tolerance is overflow, so a product at or above the fp32 overflow threshold
- * (halfway between FLT_MAX and 2^128) becomes inf, as it does in fp32. */
-static double tk_product(double a, double b) {
+ * (halfway between FLT_MAX and 2^128) becomes inf, as it does in fp32. float64 data's
+ * products stay what they are. */
+static double tk_product(double a, double b, bool float64) {
     static const double overflow = 340282356779733661637539395458142568448.0; /* 2^128-2^103 */
     double p = a * b;
-    return fabs(p) >= overflow ? copysign(INFINITY, p) : p;
+    return !float64 && fabs(p) >= overflow ? copysign(INFINITY, p) : p;
 }
 
 void tk_ref_rotate(int mode, int direction, int64_t len, const double *v, const double *c,
-                   const double *s, double *out, double *mag) {
+                   const double *s, double *out, double *mag, bool float64) {
     for (int64_t k = 0; k < len / 2; k++) {
         struct tk_rot_pair p = tk_rot_pair_of(mode, len, k);
         double t1, t2, t3, t4;
         if (direction == 0) {
-            t1 = tk_product(v[p.ip], c[p.op]);
-            t2 = tk_product(v[p.ir], s[p.op]);
-            t3 = tk_product(v[p.ir], c[p.orr]);
-            t4 = tk_product(v[p.ip], s[p.orr]);
+            t1 = tk_product(v[p.ip], c[p.op], float64);
+            t2 = tk_product(v[p.ir], s[p.op], float64);
+            t3 = tk_product(v[p.ir], c[p.orr], float64);
+            t4 = tk_product(v[p.ip], s[p.orr], float64);
             out[p.op] = t1 - t2;
             mag[p.op] = fabs(t1) + fabs(t2);
             out[p.orr] = t3 + t4;
             mag[p.orr] = fabs(t3) + fabs(t4);
         } else {
-            t1 = tk_product(c[p.op], v[p.op]);
-            t2 = tk_product(s[p.orr], v[p.orr]);
-            t3 = tk_product(c[p.orr], v[p.orr]);
-            t4 = tk_product(s[p.op], v[p.op]);
+            t1 = tk_product(c[p.op], v[p.op], float64);
+            t2 = tk_product(s[p.orr], v[p.orr], float64);
+            t3 = tk_product(c[p.orr], v[p.orr], float64);
+            t4 = tk_product(s[p.op], v[p.op], float64);
             out[p.ip] = t1 + t2;
             mag[p.ip] = fabs(t1) + fabs(t2);
             out[p.ir] = t3 - t4;
@@ -78,8 +79,8 @@ static int tk_ref_adjoint_ok(int mode) {
         c[i] = (double)(i + 1);
         s[i] = (double)(2 * i - 5);
     }
-    tk_ref_rotate(mode, 0, N, b, c, s, fb, mag);
-    tk_ref_rotate(mode, 1, N, a, c, s, bta, mag);
+    tk_ref_rotate(mode, 0, N, b, c, s, fb, mag, false);
+    tk_ref_rotate(mode, 1, N, a, c, s, bta, mag, false);
     double lhs = 0.0, rhs = 0.0;
     for (int i = 0; i < N; i++) {
         lhs += bta[i] * b[i];
@@ -92,7 +93,7 @@ int tk_ref_self_test(void) {
     const double v[4] = {1, 2, 3, 4}, c[4] = {.5, .5, .25, .25}, s[4] = {.1, .2, .3, .4};
     const double want[4] = {0.3, 1.2, -0.45, 2.2};
     double u[4], mag[4];
-    tk_ref_rotate(1, 0, 4, v, c, s, u, mag);
+    tk_ref_rotate(1, 0, 4, v, c, s, u, mag, false);
     for (int i = 0; i < 4; i++)
         if (fabs(u[i] - want[i]) > 1e-12)
             return 1;

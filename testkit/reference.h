@@ -22,6 +22,7 @@
 #ifndef ROPEKIT_TESTKIT_REFERENCE_H_
 #define ROPEKIT_TESTKIT_REFERENCE_H_
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -38,9 +39,11 @@ struct tk_rot_pair tk_rot_pair_of(int mode, int64_t len, int64_t k);
 
 /* Rotates one vector in float64: out[i] is the exact-ish result, mag[i] = |t1| + |t2|
  * (the magnitudes of its two products, SPEC §6). direction 0 = forward, 1 = backward.
- * v, c, s, out and mag hold `len` values; out must not alias v. */
+ * float64: the operands are float64 data, whose products do not overflow where fp32's do
+ * (otherwise a product at fp32's overflow threshold is inf, SPEC §1 rule 2). v, c, s,
+ * out and mag hold `len` values; out must not alias v. */
 void tk_ref_rotate(int mode, int direction, int64_t len, const double *v, const double *c,
-                   const double *s, double *out, double *mag);
+                   const double *s, double *out, double *mag, bool float64);
 
 /* The fp32 model of the interleave rotation (mode 1) that the bit-exact tests expect:
  * SPEC §1, each product rounded to fp32 once, then one fp32 add or subtract (no fused

@@ -285,7 +285,8 @@ static void rc_check_side(const struct tk_rope_case *rc, const struct tk_rc_imag
             for (int64_t col = 0; col < rot; col++)
                 w->x[col] = tk_load(ib->data + (size_t)tk_rc_head_elem(rc, in, t, n, col) * item,
                                     ib->dtype);
-            tk_rope_ref_head(rc->neox, rot, w->x, w->c, w->s, w->ref, w->mag);
+            tk_rope_ref_head(rc->neox, rot, w->x, w->c, w->s, w->ref, w->mag,
+                             ib->dtype == ROPEKIT_F64);
             for (int64_t col = 0; col < hs; col++) {
                 const int64_t oe = tk_rc_head_elem(rc, ov, t, n, col);
                 const unsigned char *got = out->data[ov->buf] + (size_t)oe * item;

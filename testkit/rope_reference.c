@@ -57,20 +57,23 @@ int tk_rope_src_row(const struct tk_rope_select *sel, int64_t j) {
 }
 
 /* One fp32 product: exact in float64 but for overflow, which fp32 turns into inf once
- * the magnitude reaches the rounding threshold 2^128 - 2^103. */
-static double tk_rope_product(double a, double b) {
+ * the magnitude reaches the rounding threshold 2^128 - 2^103 (float64 data's products
+ * stay what they are). */
+static double tk_rope_product(double a, double b, bool float64) {
     static const double overflow = 340282356779733661637539395458142568448.0;
     const double p = a * b;
-    return fabs(p) >= overflow ? copysign(INFINITY, p) : p;
+    return !float64 && fabs(p) >= overflow ? copysign(INFINITY, p) : p;
 }
 
 void tk_rope_ref_head(bool neox, int64_t rot_dim, const double *x, const double *c, const double *s,
-                      double *out, double *mag) {
+                      double *out, double *mag, bool float64) {
     const int64_t h = rot_dim / 2;
     for (int64_t j = 0; j < h; j++) {
         const int64_t a = neox ? j : 2 * j, b = neox ? j + h : 2 * j + 1;
-        const double ac = tk_rope_product(x[a], c[j]), bs = tk_rope_product(x[b], s[j]);
-        const double bc = tk_rope_product(x[b], c[j]), as = tk_rope_product(x[a], s[j]);
+        const double ac = tk_rope_product(x[a], c[j], float64);
+        const double bs = tk_rope_product(x[b], s[j], float64);
+        const double bc = tk_rope_product(x[b], c[j], float64);
+        const double as = tk_rope_product(x[a], s[j], float64);
         out[a] = ac - bs;
         mag[a] = fabs(ac) + fabs(bs);
         out[b] = bc + as;
@@ -82,11 +85,11 @@ static int tk_rope_ref_rotation_ok(void) {
     const double x[4] = {1, 2, 3, 4}, c[2] = {.5, .25}, s[2] = {.1, .2};
     const double neox[4] = {0.2, -0.3, 1.6, 1.4}, gptj[4] = {0.3, 1.1, -0.05, 1.6};
     double out[4], mag[4];
-    tk_rope_ref_head(true, 4, x, c, s, out, mag);
+    tk_rope_ref_head(true, 4, x, c, s, out, mag, false);
     for (int i = 0; i < 4; i++)
         if (fabs(out[i] - neox[i]) > 1e-12)
             return 0;
-    tk_rope_ref_head(false, 4, x, c, s, out, mag);
+    tk_rope_ref_head(false, 4, x, c, s, out, mag, false);
     for (int i = 0; i < 4; i++)
         if (fabs(out[i] - gptj[i]) > 1e-12)
             return 0;

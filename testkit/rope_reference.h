@@ -38,9 +38,10 @@ bool tk_rope_is_mrope(const struct tk_rope_select *sel);
 int tk_rope_src_row(const struct tk_rope_select *sel, int64_t j);
 
 /* Rotates one head in float64. neox selects the pairing; x, out and mag hold rot_dim
- * values, c and s hold rot_dim / 2. mag[i] = |t1| + |t2| (SPEC §6). out must not alias x. */
+ * values, c and s hold rot_dim / 2. mag[i] = |t1| + |t2| (SPEC §6). float64: as for
+ * tk_ref_rotate (reference.h). out must not alias x. */
 void tk_rope_ref_head(bool neox, int64_t rot_dim, const double *x, const double *c, const double *s,
-                      double *out, double *mag);
+                      double *out, double *mag, bool float64);
 
 /* Checks the reference against hand-computed NeoX and GPT-J results and against the
  * selection examples of SPEC §5.3. Returns 0 when all hold. */

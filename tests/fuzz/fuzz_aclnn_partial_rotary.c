@@ -1027,7 +1027,7 @@ static void check_rotation(const call *k, const struct verdict *v, const fz_aren
                     ss[j] = tk_load(in_state(a, before, elem(s, c0, c1, c2, j)),
                                     (ropekit_dtype)s->dtype);
                 }
-                tk_ref_rotate(1, k->op == OP_GRAD, len, vv, cc, ss, out, mag);
+                tk_ref_rotate(1, k->op == OP_GRAD, len, vv, cc, ss, out, mag, false);
                 for (int64_t j = 0; j < len; j++) {
                     const uint8_t *px = elem(x, i0, i1, i2, v->start + j);
                     const uint8_t *got_at = in_state(a, after, px);

@@ -984,7 +984,7 @@ static void check_reference(const struct rcase *c, const struct rbufs *b) {
                 const int64_t base = hd * hs;
                 for (int64_t i = 0; i < rot; i++)
                     x[i] = tk_load(xin + rv_at(vi, t, base + i), dt);
-                tk_rope_ref_head(c->neox, rot, x, cc, ss, out, mag);
+                tk_rope_ref_head(c->neox, rot, x, cc, ss, out, mag, false);
                 for (int64_t i = 0; i < rot; i++) {
                     const double g = tk_load(got + rv_at(vo, t, base + i), dt);
                     FZ_CHECK(tk_err_check(&st, &tol, g, out[i], mag[i], i),

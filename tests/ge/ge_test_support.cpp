@@ -156,7 +156,7 @@ PartialRotaryReference(const std::vector<double> &x, const std::vector<int64_t> 
                     s[static_cast<size_t>(j)] = sin[static_cast<size_t>(crow + j)];
                 }
                 tk_ref_rotate(mode, direction, len, v.data(), c.data(), s.data(), u.data(),
-                              m.data());
+                              m.data(), false);
                 for (int64_t j = 0; j < len; ++j) {
                     out[static_cast<size_t>(row + start + j)] = u[static_cast<size_t>(j)];
                     (*mag)[static_cast<size_t>(row + start + j)] = m[static_cast<size_t>(j)];
@@ -189,7 +189,7 @@ std::vector<double> RopeReference(const std::vector<double> &x, int64_t tokens, 
             size_t base = static_cast<size_t>((t * heads + hd) * head_size);
             for (int64_t i = 0; i < rot; ++i)
                 in[static_cast<size_t>(i)] = x[base + static_cast<size_t>(i)];
-            tk_rope_ref_head(neox, rot, in.data(), c.data(), s.data(), o.data(), m.data());
+            tk_rope_ref_head(neox, rot, in.data(), c.data(), s.data(), o.data(), m.data(), false);
             for (int64_t i = 0; i < rot; ++i) {
                 out[base + static_cast<size_t>(i)] = o[static_cast<size_t>(i)];
                 (*mag)[base + static_cast<size_t>(i)] = m[static_cast<size_t>(i)];
