@@ -41,12 +41,4 @@ static inline void rk_prefetch_row(const void *row, int64_t stride, int64_t ahea
 #endif
 }
 
-/* The same for an input row and, when it is another row (out of place), its output row. */
-static inline void rk_prefetch_in_out(const void *in, int64_t in_stride, const void *out,
-                                      int64_t out_stride, int64_t ahead, int64_t used) {
-    rk_prefetch_row(in, in_stride, ahead, used);
-    if (out != in)
-        rk_prefetch_row(out, out_stride, ahead, used);
-}
-
 #endif /* ROPEKIT_KERNELS_PREFETCH_H_ */

@@ -3,14 +3,51 @@
  * the pairs left over at the end of a head go through the scalar helpers, so nothing is
  * read or written past the rotated part. */
 #include "kernels/kernel_list.h"
-#include "kernels/prefetch.h"
 #include "kernels/rope_kernel.h"
 #include "kernels/simd/f64_avx2.h"
 #include "kernels/simd/simd_avx2.h"
 
+/* float64: four doubles a vector, the cache row read as it is (never widened: the head
+ * functions below hand float64 heads to these). */
+
+RK_INLINE void rk256d_rope_neox_head(const char *in, char *out, const char *cos, const char *sin,
+                                     int64_t h) {
+    int64_t j = 0;
+    for (; j + 4 <= h; j += 4) {
+        __m256d c = rk256d_load(cos + 8 * j), s = rk256d_load(sin + 8 * j), oa, ob;
+        rk256d_pair_forward(rk256d_load(in + 8 * j), rk256d_load(in + 8 * (j + h)), c, s, c, s, &oa,
+                            &ob);
+        rk256d_store(out + 8 * j, oa);
+        rk256d_store(out + 8 * (j + h), ob);
+    }
+    for (; j < h; j++)
+        rk_rotate_pair_f64(in + 8 * j, in + 8 * (j + h), out + 8 * j, out + 8 * (j + h),
+                           cos + 8 * j, sin + 8 * j, cos + 8 * j, sin + 8 * j, 0);
+}
+
+RK_INLINE void rk256d_rope_gptj_head(const char *in, char *out, const char *cos, const char *sin,
+                                     int64_t h) {
+    int64_t j = 0;
+    for (; j + 4 <= h; j += 4) {
+        __m256d c_lo, c_hi, s_lo, s_hi;
+        rk256d_duplicate(rk256d_load(cos + 8 * j), &c_lo, &c_hi);
+        rk256d_duplicate(rk256d_load(sin + 8 * j), &s_lo, &s_hi);
+        rk256d_store(out + 16 * j, rk256d_rotate_pairs(rk256d_load(in + 16 * j), c_lo, s_lo, 0));
+        rk256d_store(out + 16 * j + 32,
+                     rk256d_rotate_pairs(rk256d_load(in + 16 * j + 32), c_hi, s_hi, 0));
+    }
+    for (; j < h; j++)
+        rk_rotate_pair_f64(in + 16 * j, in + 16 * j + 8, out + 16 * j, out + 16 * j + 8,
+                           cos + 8 * j, sin + 8 * j, cos + 8 * j, sin + 8 * j, 0);
+}
+
 /* NeoX: pairs (j, j + h), both members with c[j], s[j]. */
 RK_INLINE void rk256_rope_neox_head(const char *in, char *out, const char *cos, const char *sin,
                                     int64_t h, enum rk_kdtype xdt, enum rk_kdtype cdt) {
+    if (xdt == RK_KDT_F64) {
+        rk256d_rope_neox_head(in, out, cos, sin, h);
+        return;
+    }
     const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
     int64_t j = 0;
     /* bf16: 16 values of each half in split lanes; j pairs with j + h in the same lane */
@@ -41,6 +78,10 @@ RK_INLINE void rk256_rope_neox_head(const char *in, char *out, const char *cos, 
 /* GPT-J: pairs (2j, 2j + 1); 8 coefficients serve 16 elements, each lane duplicated. */
 RK_INLINE void rk256_rope_gptj_head(const char *in, char *out, const char *cos, const char *sin,
                                     int64_t h, enum rk_kdtype xdt, enum rk_kdtype cdt) {
+    if (xdt == RK_KDT_F64) {
+        rk256d_rope_gptj_head(in, out, cos, sin, h);
+        return;
+    }
     const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
     int64_t j = 0;
     /* bf16: a pair is one 32-bit word, so the split puts pair j's members in one lane */
@@ -128,9 +169,10 @@ RK_INLINE void rk256_rope_widen(const char *cos, const char *sin, float *cf, flo
 }
 
 /* Widening pays for f16/bf16 coefficients and for GPT-J (duplicated and signed as
- * above); bf16 x keeps its split-lane loads of the original coefficients. */
+ * above); bf16 x keeps its split-lane loads of the original coefficients, and float64
+ * its own. */
 RK_INLINE int rk256_rope_hoist_wanted(int gptj, enum rk_kdtype xdt, enum rk_kdtype cdt) {
-    return xdt != RK_KDT_BF16 && (gptj || cdt != RK_KDT_F32);
+    return xdt != RK_KDT_BF16 && xdt != RK_KDT_F64 && (gptj || cdt != RK_KDT_F32);
 }
 
 #define RKV(name) rk256_##name
@@ -141,63 +183,6 @@ RK_INLINE int rk256_rope_hoist_wanted(int gptj, enum rk_kdtype xdt, enum rk_kdty
     RK_KERNEL void rk_rope_##st##_##xd##cd##__avx2(const struct rk_rope_rows *a) {                 \
         rk256_rope_rows(a, RK_STYLE_INDEX_##st == RK_ROPE_GPTJ, RK_DT_##xd, RK_DT_##cd);           \
     }
-#define RK_DEFINE_ROPE_STYLE(st, id) RK_DTYPE_PAIRS(RK_DEFINE_ROPE_AVX2, st)
+#define RK_DEFINE_ROPE_STYLE(st, id)                                                               \
+    RK_DTYPE_PAIRS(RK_DEFINE_ROPE_AVX2, st) RK_DTYPE_PAIRS_F64(RK_DEFINE_ROPE_AVX2, st)
 RK_ROPE_STYLES(RK_DEFINE_ROPE_STYLE)
-
-/* ---- float64: four doubles a vector, the cache row read as it is (no widening) ---- */
-
-RK_INLINE void rk256d_rope_neox_head(const char *in, char *out, const char *cos, const char *sin,
-                                     int64_t h) {
-    int64_t j = 0;
-    for (; j + 4 <= h; j += 4) {
-        __m256d c = rk256d_load(cos + 8 * j), s = rk256d_load(sin + 8 * j), oa, ob;
-        rk256d_pair_forward(rk256d_load(in + 8 * j), rk256d_load(in + 8 * (j + h)), c, s, c, s, &oa,
-                            &ob);
-        rk256d_store(out + 8 * j, oa);
-        rk256d_store(out + 8 * (j + h), ob);
-    }
-    for (; j < h; j++)
-        rk_rotate_pair_f64(in + 8 * j, in + 8 * (j + h), out + 8 * j, out + 8 * (j + h),
-                           cos + 8 * j, sin + 8 * j, cos + 8 * j, sin + 8 * j, 0);
-}
-
-RK_INLINE void rk256d_rope_gptj_head(const char *in, char *out, const char *cos, const char *sin,
-                                     int64_t h) {
-    int64_t j = 0;
-    for (; j + 4 <= h; j += 4) {
-        __m256d c_lo, c_hi, s_lo, s_hi;
-        rk256d_duplicate(rk256d_load(cos + 8 * j), &c_lo, &c_hi);
-        rk256d_duplicate(rk256d_load(sin + 8 * j), &s_lo, &s_hi);
-        rk256d_store(out + 16 * j, rk256d_rotate_pairs(rk256d_load(in + 16 * j), c_lo, s_lo, 0));
-        rk256d_store(out + 16 * j + 32,
-                     rk256d_rotate_pairs(rk256d_load(in + 16 * j + 32), c_hi, s_hi, 0));
-    }
-    for (; j < h; j++)
-        rk_rotate_pair_f64(in + 16 * j, in + 16 * j + 8, out + 16 * j, out + 16 * j + 8,
-                           cos + 8 * j, sin + 8 * j, cos + 8 * j, sin + 8 * j, 0);
-}
-
-RK_INLINE void rk256d_rope_rows(const struct rk_rope_rows *a, int gptj) {
-    const int64_t h = a->half;
-    const int64_t used = 8 * (a->in == a->out ? 2 * h : a->head_size);
-    const int64_t ahead = a->prefetch ? rk_prefetch_rows_ahead(a->in_head) : 0;
-    for (int64_t head = 0; head < a->heads; head++) {
-        const char *in = a->in + head * a->in_head;
-        char *out = a->out + head * a->out_head;
-        if (ahead)
-            rk_prefetch_in_out(in, a->in_head, out, a->out_head, ahead, used);
-        if (gptj)
-            rk256d_rope_gptj_head(in, out, a->cos, a->sin, h);
-        else
-            rk256d_rope_neox_head(in, out, a->cos, a->sin, h);
-        if (out != in && a->head_size > 2 * h)
-            memcpy(out + 16 * h, in + 16 * h, (size_t)(8 * (a->head_size - 2 * h)));
-    }
-}
-
-#define RK_DEFINE_ROPE_AVX2_F64(st, xd, cd)                                                        \
-    RK_KERNEL void rk_rope_##st##_##xd##cd##__avx2(const struct rk_rope_rows *a) {                 \
-        rk256d_rope_rows(a, RK_STYLE_INDEX_##st == RK_ROPE_GPTJ);                                  \
-    }
-#define RK_DEFINE_ROPE_STYLE_F64(st, id) RK_DTYPE_PAIRS_F64(RK_DEFINE_ROPE_AVX2_F64, st)
-RK_ROPE_STYLES(RK_DEFINE_ROPE_STYLE_F64)

@@ -62,8 +62,11 @@ RK_INLINE void RKV(rope_rows)(const struct rk_rope_rows *a, int gptj, enum rk_kd
     for (int64_t head = 0; head < a->heads; head++) {
         const char *in = a->in + head * a->in_head;
         char *out = a->out + head * a->out_head;
-        if (ahead)
-            rk_prefetch_in_out(in, a->in_head, out, a->out_head, ahead, used);
+        if (ahead) {
+            rk_prefetch_row(in, a->in_head, ahead, used);
+            if (out != in)
+                rk_prefetch_row(out, a->out_head, ahead, used);
+        }
         if (hoist && split && gptj) {
 #if defined(RKV_ROPE_BF16_SPLIT)
             rkv_rope_gptj_bf16_head(in, out, cf, sf, h);

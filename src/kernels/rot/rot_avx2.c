@@ -3,13 +3,90 @@
  * pairs left over at the end of a row go through the scalar helpers, so nothing is read or
  * written past the row and results equal the scalar kernels bit for bit. */
 #include "kernels/kernel_list.h"
-#include "kernels/prefetch.h"
 #include "kernels/simd/f64_avx2.h"
 #include "kernels/simd/simd_avx2.h"
+
+/* float64: four doubles a vector, coefficients read as they are (never widened: the row
+ * functions below hand float64 rows to these). */
+
+RK_INLINE void rk256d_rot_half_block(char *x, const char *c, const char *s, int64_t h,
+                                     int backward) {
+    int64_t j = 0;
+    for (; j + 4 <= h; j += 4) {
+        __m256d a = rk256d_load(x + 8 * j), b = rk256d_load(x + 8 * (j + h));
+        __m256d cp = rk256d_load(c + 8 * j), sp = rk256d_load(s + 8 * j);
+        __m256d cr = rk256d_load(c + 8 * (j + h)), sr = rk256d_load(s + 8 * (j + h));
+        __m256d oa, ob;
+        if (backward)
+            rk256d_pair_backward(a, b, cp, sp, cr, sr, &oa, &ob);
+        else
+            rk256d_pair_forward(a, b, cp, sp, cr, sr, &oa, &ob);
+        rk256d_store(x + 8 * j, oa);
+        rk256d_store(x + 8 * (j + h), ob);
+    }
+    for (; j < h; j++) {
+        char *pa = x + 8 * j, *pb = x + 8 * (j + h);
+        rk_rotate_pair_f64(pa, pb, pa, pb, c + 8 * j, s + 8 * j, c + 8 * (j + h), s + 8 * (j + h),
+                           backward);
+    }
+}
+
+RK_INLINE void rk256d_rot_interleave_row(char *x, const char *c, const char *s, int64_t len,
+                                         int backward) {
+    int64_t k = 0;
+    for (; k + 4 <= len; k += 4)
+        rk256d_store(x + 8 * k, rk256d_rotate_pairs(rk256d_load(x + 8 * k), rk256d_load(c + 8 * k),
+                                                    rk256d_load(s + 8 * k), backward));
+    for (; k + 1 < len; k += 2) {
+        char *pa = x + 8 * k, *pb = x + 8 * (k + 1);
+        rk_rotate_pair_f64(pa, pb, pa, pb, c + 8 * k, s + 8 * k, c + 8 * (k + 1), s + 8 * (k + 1),
+                           backward);
+    }
+}
+
+/* Interleave-half reads the row from a copy in scratch: outputs land on positions later
+ * pairs still read. */
+RK_INLINE void rk256d_rot_ihalf_row(char *x, const char *c, const char *s, int64_t len, char *v,
+                                    int backward) {
+    const int64_t h = len / 2;
+    memcpy(v, x, (size_t)(8 * len));
+    int64_t j = 0;
+    for (; j + 4 <= h; j += 4) {
+        __m256d cp = rk256d_load(c + 8 * j), sp = rk256d_load(s + 8 * j);
+        __m256d cr = rk256d_load(c + 8 * (j + h)), sr = rk256d_load(s + 8 * (j + h));
+        __m256d a, b, oa, ob;
+        if (backward) {
+            __m256d lo, hi;
+            rk256d_pair_backward(rk256d_load(v + 8 * j), rk256d_load(v + 8 * (j + h)), cp, sp, cr,
+                                 sr, &oa, &ob);
+            rk256d_interleave(oa, ob, &lo, &hi);
+            rk256d_store(x + 16 * j, lo);
+            rk256d_store(x + 16 * j + 32, hi);
+        } else {
+            rk256d_deinterleave(rk256d_load(v + 16 * j), rk256d_load(v + 16 * j + 32), &a, &b);
+            rk256d_pair_forward(a, b, cp, sp, cr, sr, &oa, &ob);
+            rk256d_store(x + 8 * j, oa);
+            rk256d_store(x + 8 * (j + h), ob);
+        }
+    }
+    for (; j < h; j++) {
+        const char *cp = c + 8 * j, *sp = s + 8 * j, *cr = c + 8 * (j + h), *sr = s + 8 * (j + h);
+        if (backward)
+            rk_rotate_pair_f64(v + 8 * j, v + 8 * (j + h), x + 16 * j, x + 16 * j + 8, cp, sp, cr,
+                               sr, 1);
+        else
+            rk_rotate_pair_f64(v + 16 * j, v + 16 * j + 8, x + 8 * j, x + 8 * (j + h), cp, sp, cr,
+                               sr, 0);
+    }
+}
 
 /* Rotate-half on x[0, 2h): pairs (j, j + h) with coefficients at the same positions. */
 RK_INLINE void rk256_rot_half_block(char *x, const char *c, const char *s, int64_t h, int backward,
                                     enum rk_kdtype xdt, enum rk_kdtype cdt) {
+    if (xdt == RK_KDT_F64) {
+        rk256d_rot_half_block(x, c, s, h, backward);
+        return;
+    }
     const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
     int64_t j = 0;
     /* bf16: 16 values of each half in split lanes; j pairs with j + h in the same lane */
@@ -53,6 +130,10 @@ RK_INLINE void rk256_rot_half_block(char *x, const char *c, const char *s, int64
 /* Interleaved pairs (2i, 2i + 1) on x[0, len); blocks of 8 lanes hold whole pairs. */
 RK_INLINE void rk256_rot_interleave_row(char *x, const char *c, const char *s, int64_t len,
                                         int backward, enum rk_kdtype xdt, enum rk_kdtype cdt) {
+    if (xdt == RK_KDT_F64) {
+        rk256d_rot_interleave_row(x, c, s, len, backward);
+        return;
+    }
     const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt);
     int64_t k = 0;
     /* bf16: a pair is one 32-bit word, so the split puts pair members in one lane */
@@ -88,6 +169,10 @@ RK_INLINE void rk256_rot_interleave_row(char *x, const char *c, const char *s, i
  * positions later pairs still need. */
 RK_INLINE void rk256_rot_ihalf_row(char *x, const char *c, const char *s, int64_t len, float *v,
                                    int backward, enum rk_kdtype xdt, enum rk_kdtype cdt) {
+    if (xdt == RK_KDT_F64) {
+        rk256d_rot_ihalf_row(x, c, s, len, (char *)v, backward);
+        return;
+    }
     const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt), h = len / 2;
     int64_t k = 0;
     for (; k + 8 <= len; k += 8)
@@ -172,12 +257,13 @@ RK_INLINE void rk256_rot_interleave_row_signed(char *x, const float *c, const fl
 }
 
 /* Widening pays for f16/bf16 coefficients and for the signed sin of fp32 interleave
- * backward; bf16 x keeps its split-lane loads of the original row, and fp32 interleave
- * forward its vaddsubps. */
+ * backward; bf16 x keeps its split-lane loads of the original row, fp32 interleave
+ * forward its vaddsubps, and float64 its own coefficients. */
 RK_INLINE int rk256_rot_hoist_wanted(int mode, int backward, int split, enum rk_kdtype xdt,
                                      enum rk_kdtype cdt) {
     (void)split;
-    return xdt != RK_KDT_BF16 && (cdt != RK_KDT_F32 || (mode == 1 && backward));
+    return xdt != RK_KDT_BF16 && xdt != RK_KDT_F64 &&
+           (cdt != RK_KDT_F32 || (mode == 1 && backward));
 }
 
 #define RKV(name) rk256_##name
@@ -191,111 +277,6 @@ RK_INLINE int rk256_rot_hoist_wanted(int mode, int backward, int split, enum rk_
     RK_KERNEL void rk_rot_##m##_bwd_##xd##cd##__avx2(const struct rk_rot_rows *a) {                \
         rk256_rot_rows(a, RK_MODE_INDEX_##m, 1, RK_DT_##xd, RK_DT_##cd);                           \
     }
-#define RK_DEFINE_ROT_MODE(m, id) RK_DTYPE_PAIRS(RK_DEFINE_ROT_AVX2, m)
+#define RK_DEFINE_ROT_MODE(m, id)                                                                  \
+    RK_DTYPE_PAIRS(RK_DEFINE_ROT_AVX2, m) RK_DTYPE_PAIRS_F64(RK_DEFINE_ROT_AVX2, m)
 RK_ROT_MODES(RK_DEFINE_ROT_MODE)
-
-/* ---- float64: four doubles a vector, coefficients read as they are (no widening) ---- */
-
-RK_INLINE void rk256d_rot_half_block(char *x, const char *c, const char *s, int64_t h,
-                                     int backward) {
-    int64_t j = 0;
-    for (; j + 4 <= h; j += 4) {
-        __m256d a = rk256d_load(x + 8 * j), b = rk256d_load(x + 8 * (j + h));
-        __m256d cp = rk256d_load(c + 8 * j), sp = rk256d_load(s + 8 * j);
-        __m256d cr = rk256d_load(c + 8 * (j + h)), sr = rk256d_load(s + 8 * (j + h));
-        __m256d oa, ob;
-        if (backward)
-            rk256d_pair_backward(a, b, cp, sp, cr, sr, &oa, &ob);
-        else
-            rk256d_pair_forward(a, b, cp, sp, cr, sr, &oa, &ob);
-        rk256d_store(x + 8 * j, oa);
-        rk256d_store(x + 8 * (j + h), ob);
-    }
-    for (; j < h; j++) {
-        char *pa = x + 8 * j, *pb = x + 8 * (j + h);
-        rk_rotate_pair_f64(pa, pb, pa, pb, c + 8 * j, s + 8 * j, c + 8 * (j + h), s + 8 * (j + h),
-                           backward);
-    }
-}
-
-RK_INLINE void rk256d_rot_interleave_row(char *x, const char *c, const char *s, int64_t len,
-                                         int backward) {
-    int64_t k = 0;
-    for (; k + 4 <= len; k += 4)
-        rk256d_store(x + 8 * k, rk256d_rotate_pairs(rk256d_load(x + 8 * k), rk256d_load(c + 8 * k),
-                                                    rk256d_load(s + 8 * k), backward));
-    for (; k + 1 < len; k += 2) {
-        char *pa = x + 8 * k, *pb = x + 8 * (k + 1);
-        rk_rotate_pair_f64(pa, pb, pa, pb, c + 8 * k, s + 8 * k, c + 8 * (k + 1), s + 8 * (k + 1),
-                           backward);
-    }
-}
-
-/* Interleave-half reads the row from a copy in scratch: outputs land on positions later
- * pairs still read. */
-RK_INLINE void rk256d_rot_ihalf_row(char *x, const char *c, const char *s, int64_t len, char *v,
-                                    int backward) {
-    const int64_t h = len / 2;
-    memcpy(v, x, (size_t)(8 * len));
-    int64_t j = 0;
-    for (; j + 4 <= h; j += 4) {
-        __m256d cp = rk256d_load(c + 8 * j), sp = rk256d_load(s + 8 * j);
-        __m256d cr = rk256d_load(c + 8 * (j + h)), sr = rk256d_load(s + 8 * (j + h));
-        __m256d a, b, oa, ob;
-        if (backward) {
-            __m256d lo, hi;
-            rk256d_pair_backward(rk256d_load(v + 8 * j), rk256d_load(v + 8 * (j + h)), cp, sp, cr,
-                                 sr, &oa, &ob);
-            rk256d_interleave(oa, ob, &lo, &hi);
-            rk256d_store(x + 16 * j, lo);
-            rk256d_store(x + 16 * j + 32, hi);
-        } else {
-            rk256d_deinterleave(rk256d_load(v + 16 * j), rk256d_load(v + 16 * j + 32), &a, &b);
-            rk256d_pair_forward(a, b, cp, sp, cr, sr, &oa, &ob);
-            rk256d_store(x + 8 * j, oa);
-            rk256d_store(x + 8 * (j + h), ob);
-        }
-    }
-    for (; j < h; j++) {
-        const char *cp = c + 8 * j, *sp = s + 8 * j, *cr = c + 8 * (j + h), *sr = s + 8 * (j + h);
-        if (backward)
-            rk_rotate_pair_f64(v + 8 * j, v + 8 * (j + h), x + 16 * j, x + 16 * j + 8, cp, sp, cr,
-                               sr, 1);
-        else
-            rk_rotate_pair_f64(v + 16 * j, v + 16 * j + 8, x + 8 * j, x + 8 * (j + h), cp, sp, cr,
-                               sr, 0);
-    }
-}
-
-/* mode: 0 half, 1 interleave, 2 quarter, 3 interleave-half. */
-RK_INLINE void rk256d_rot_rows(const struct rk_rot_rows *a, int mode, int backward) {
-    const int64_t len = a->len;
-    const int64_t ahead = a->prefetch ? rk_prefetch_rows_ahead(a->x_row) : 0;
-    for (int64_t row = 0; row < a->rows; row++) {
-        char *x = a->x + row * a->x_row;
-        if (ahead)
-            rk_prefetch_row(x, a->x_row, ahead, 8 * len);
-        const char *c = a->cos + row * a->c_row, *s = a->sin + row * a->s_row;
-        if (mode == 0) {
-            rk256d_rot_half_block(x, c, s, len / 2, backward);
-        } else if (mode == 1) {
-            rk256d_rot_interleave_row(x, c, s, len, backward);
-        } else if (mode == 2) {
-            const int64_t q = len / 4;
-            rk256d_rot_half_block(x, c, s, q, backward);
-            rk256d_rot_half_block(x + 16 * q, c + 16 * q, s + 16 * q, q, backward);
-        } else {
-            rk256d_rot_ihalf_row(x, c, s, len, a->scratch, backward);
-        }
-    }
-}
-
-#define RK_DEFINE_ROT_AVX2_F64(m, xd, cd)                                                          \
-    RK_KERNEL void rk_rot_##m##_fwd_##xd##cd##__avx2(const struct rk_rot_rows *a) {                \
-        rk256d_rot_rows(a, RK_MODE_INDEX_##m, 0);                                                  \
-    }                                                                                              \
-    RK_KERNEL void rk_rot_##m##_bwd_##xd##cd##__avx2(const struct rk_rot_rows *a) {                \
-        rk256d_rot_rows(a, RK_MODE_INDEX_##m, 1);                                                  \
-    }
-#define RK_DEFINE_ROT_MODE_F64(m, id) RK_DTYPE_PAIRS_F64(RK_DEFINE_ROT_AVX2_F64, m)
-RK_ROT_MODES(RK_DEFINE_ROT_MODE_F64)
