@@ -6,9 +6,9 @@
 #include "aclnn/acl_meta.h"
 
 int tk_pr_rule_code(enum tk_pr_rule rule, bool gradient) {
-#define TK_PR_CODE_ROW_(rule, status, fwd, grad, fault, meaning)                                   \
+#define TK_PR_CODE_ROW_(rule, fwd, grad, fault)                                                    \
     [TK_PR_RULE_##rule] = {ACLNN_ERR_##fwd, ACLNN_ERR_##grad},
-    static const int codes[TK_PR_RULE_COUNT][2] = {RK_PR_RULES(TK_PR_CODE_ROW_)};
+    static const int codes[TK_PR_RULE_COUNT][2] = {RK_ACLNN_PR_CODES(TK_PR_CODE_ROW_)};
 #undef TK_PR_CODE_ROW_
     if (rule <= TK_PR_RULE_NONE || rule >= TK_PR_RULE_COUNT)
         return 0;
@@ -16,9 +16,8 @@ int tk_pr_rule_code(enum tk_pr_rule rule, bool gradient) {
 }
 
 int tk_rope_rule_code(enum tk_rope_rule rule) {
-#define TK_ROPE_CODE_ROW_(rule, status, code, fault, meaning)                                      \
-    [TK_ROPE_RULE_##rule] = ACLNN_ERR_##code,
-    static const int codes[TK_ROPE_RULE_COUNT] = {RK_ROPE_RULES(TK_ROPE_CODE_ROW_)};
+#define TK_ROPE_CODE_ROW_(rule, code, fault) [TK_ROPE_RULE_##rule] = ACLNN_ERR_##code,
+    static const int codes[TK_ROPE_RULE_COUNT] = {RK_ACLNN_ROPE_CODES(TK_ROPE_CODE_ROW_)};
 #undef TK_ROPE_CODE_ROW_
     if (rule <= TK_ROPE_RULE_NONE || rule >= TK_ROPE_RULE_COUNT)
         return 0;
@@ -26,9 +25,8 @@ int tk_rope_rule_code(enum tk_rope_rule rule) {
 }
 
 int tk_rope_rule_fault(enum tk_rope_rule rule) {
-#define TK_ROPE_FAULT_ROW_(rule, status, code, fault, meaning)                                     \
-    [TK_ROPE_RULE_##rule] = ACL_ERROR_##fault,
-    static const int faults[TK_ROPE_RULE_COUNT] = {RK_ROPE_RULES(TK_ROPE_FAULT_ROW_)};
+#define TK_ROPE_FAULT_ROW_(rule, code, fault) [TK_ROPE_RULE_##rule] = ACL_ERROR_##fault,
+    static const int faults[TK_ROPE_RULE_COUNT] = {RK_ACLNN_ROPE_CODES(TK_ROPE_FAULT_ROW_)};
 #undef TK_ROPE_FAULT_ROW_
     if (rule <= TK_ROPE_RULE_NONE || rule >= TK_ROPE_RULE_COUNT)
         return 0;

@@ -1,6 +1,7 @@
-/* The library's validation rules as the test kit sees them: the rule enums and the codes of
- * each rule, made from the library's own X-macro tables (src/ops/partial_rotary_rules.h,
- * src/ops/rope_rules.h), and CANN's mrope sections (RK_ACLNN_MROPE_SECTIONS). The kit's
+/* The library's validation rules as the test kit sees them: the rule enums, made from the
+ * operators' X-macro tables (src/ops/partial_rotary/rules.h, src/ops/rope/rules.h), the
+ * aclnn face's codes of each rule (src/faces/aclnn/partial_rotary_cann.h, rope_cann.h) and
+ * CANN's mrope sections (RK_ACLNN_MROPE_SECTIONS). The kit's
  * model of CANN's checks decides on its own which rule a call breaks (tk_pr_aclnn_expected,
  * tk_rc_acl_expected); only the rule -> code mapping and the whitelist come from here, so
  * every code and every whitelisted list exists once. Needs src/ on the include path
@@ -11,8 +12,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "ops/partial_rotary_rules.h"
-#include "ops/rope_rules.h"
+#include "faces/aclnn/partial_rotary_cann.h"
+#include "faces/aclnn/rope_cann.h"
+#include "ops/partial_rotary/rules.h"
+#include "ops/rope/rules.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -21,7 +24,7 @@ extern "C" {
 /* TK_PR_RULE_<rule> in the order of enum rk_pr_rule (NONE = 0: no rule broken). */
 enum tk_pr_rule {
     TK_PR_RULE_NONE = 0,
-#define TK_PR_RULE_ENUM_(rule, status, fwd, grad, fault, meaning) TK_PR_RULE_##rule,
+#define TK_PR_RULE_ENUM_(rule, status, meaning) TK_PR_RULE_##rule,
     RK_PR_RULES(TK_PR_RULE_ENUM_)
 #undef TK_PR_RULE_ENUM_
         TK_PR_RULE_COUNT
@@ -30,7 +33,7 @@ enum tk_pr_rule {
 /* TK_ROPE_RULE_<rule> in the order of enum rk_rope_rule (NONE = 0). */
 enum tk_rope_rule {
     TK_ROPE_RULE_NONE = 0,
-#define TK_ROPE_RULE_ENUM_(rule, status, code, fault, meaning) TK_ROPE_RULE_##rule,
+#define TK_ROPE_RULE_ENUM_(rule, status, meaning) TK_ROPE_RULE_##rule,
     RK_ROPE_RULES(TK_ROPE_RULE_ENUM_)
 #undef TK_ROPE_RULE_ENUM_
         TK_ROPE_RULE_COUNT

@@ -62,9 +62,9 @@ int tk_cmd_demo(int argc, char **argv) {
                    "interleaved), Llama-3-8B decode and prefill steps on a Llama-3-scaled cache\n"
                    "through both faces, a Qwen2.5-VL prefill and a GPT-J partial-rotary step\n"
                    "through the native API. Each row is checked against a float64 reference\n"
-                   "within SPEC 6's bound (err/bnd <= 1), bytes that are not rotated must be\n"
-                   "unchanged, and each is timed (median microseconds per call). Exits 1 if\n"
-                   "any row fails.\n");
+                   "within the bound of docs/spec.md section 6 (err/bnd <= 1), bytes that are\n"
+                   "not rotated must be unchanged, and each is timed (median microseconds per\n"
+                   "call). Exits 1 if any row fails.\n");
             return TK_EXIT_OK;
         }
         fprintf(stderr, "ropekit demo: unexpected argument '%s'\n", argv[i]);
@@ -87,9 +87,9 @@ int tk_cmd_demo(int argc, char **argv) {
     printf("%d of %d rows passed\n", table.rows - table.failed, table.rows);
     printf("\nshape: x for PartialRotaryMul; T x (query heads + key heads) x headSize for\n"
            "  RopeWithSinCosCache. max|err|: the largest |result - float64 reference|.\n"
-           "  err/bnd: the largest error as a share of its element's bound (SPEC 6: relative\n"
-           "  to |a*c| + |b*s| at the output dtype's precision); a row passes at <= 1. A\n"
-           "  large max|err| with a small err/bnd is a row of large values (the CANN\n"
-           "  example's bf16 inputs) rounded to a coarse dtype.\n");
+           "  err/bnd: the largest error as a share of its element's bound (docs/spec.md\n"
+           "  section 6: relative to |a*c| + |b*s| at the output dtype's precision); a row\n"
+           "  passes at <= 1. A large max|err| with a small err/bnd is a row of large values\n"
+           "  (the CANN example's bf16 inputs) rounded to a coarse dtype.\n");
     return table.failed ? TK_EXIT_FAIL : TK_EXIT_OK;
 }

@@ -23,12 +23,13 @@ static void soak_usage(FILE *out) {
                  "random problems of both operators for S seconds (default 20): aclnn calls\n"
                  "(InplacePartialRotaryMul[Grad], RopeWithSinCosCache V1/V2) queued on every\n"
                  "stream before any is synchronized, and native one-shot and plan calls. Valid\n"
-                 "calls are checked against float64 (SPEC 6) and the aclnn results against the\n"
-                 "native bytes; P percent of the calls (default 20) are invalid (problems CANN\n"
-                 "rejects, bad slices, altered rope arguments, positions out of range) and must\n"
-                 "fail with the SPEC's code on that call or that stream's sync, writing nothing\n"
-                 "and disturbing no other stream. The RSS must not grow by more than MIB\n"
-                 "(default 8; 0: not checked, the default in sanitizer builds) after a warm-up.\n"
+                 "calls are checked against float64 (docs/spec.md section 6) and the aclnn\n"
+                 "results against the native bytes; P percent of the calls (default 20) are\n"
+                 "invalid (problems CANN rejects, bad slices, altered rope arguments, positions\n"
+                 "out of range) and must fail with the code docs/spec.md gives on that call or\n"
+                 "that stream's sync, writing nothing and disturbing no other stream. The RSS\n"
+                 "must not grow by more than MIB (default 8; 0: not checked, the default in\n"
+                 "sanitizer builds) after a warm-up.\n"
                  "Exits 1 on any failure.\n");
 }
 

@@ -441,6 +441,26 @@ ROPEKIT_API ropekit_status ropekit_rope_attention_scaling(double *attention_scal
                                                           int64_t rotary_dim,
                                                           const ropekit_rope_scaling *scaling);
 
+/* The magnitude of cos and sin in row `row` (0 <= row < max_positions) of the table
+ * ropekit_cos_sin_cache_build or ropekit_rotary_coeffs_build makes with max_positions rows:
+ * ropekit_rope_attention_scaling's, except in LONGROPE rows built from a factor set whose
+ * short_mscale or long_mscale is > 0, which have that value. The long set serves every row
+ * when max_positions > original_max_position, or, stacked (longrope_stacked), the rows from
+ * original_max_position on. Checks rotary_dim (even, >= 2), row and the scaling as the
+ * builders do. */
+ROPEKIT_API ropekit_status ropekit_rope_table_magnitude(double *magnitude, int64_t rotary_dim,
+                                                        int64_t max_positions, int64_t row,
+                                                        const ropekit_rope_scaling *scaling);
+
+/* What DeepSeek-V2/V3-style models multiply their softmax scale by (DeepSeek's
+ * softmax_scale * mscale^2, vLLM's deepseek_yarn): YARN, DEEPSEEK_YARN: mscale(f,
+ * mscale_all_dim)^2, mscale as above (so 1 for f <= 1 or mscale_all_dim 0); every other
+ * type (and scaling NULL): 1. Reads factor and mscale_all_dim only, and checks the type,
+ * factor, original_max_position and, for the YaRN types, their fields as the builders do
+ * (no rotary_dim: it checks nothing that depends on one). */
+ROPEKIT_API ropekit_status ropekit_rope_softmax_scale(double *softmax_scale,
+                                                      const ropekit_rope_scaling *scaling);
+
 /* RopeWithSinCosCache's cache: a contiguous [max_positions, rotary_dim] tensor of
  * `dtype` with cos in columns [0, h) and sin in [h, R). scaling NULL = none. Row p holds
  * position p, except in a stacked LongRoPE table (longrope_stacked). */

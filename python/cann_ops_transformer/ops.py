@@ -3,8 +3,7 @@ torch.ops.ropekit (autograd, torch.compile and torch.export come with the ops)."
 import torch
 
 import ropekit.torch  # noqa: F401  (registers torch.ops.ropekit)
-
-_MAX_D = 1024  # CANN: the last dim of x is at most 1024 and even
+from ropekit._abi import ROPEKIT_CANN_PARTIAL_ROTARY_MAX_D as _MAX_D  # CANN's largest D
 
 
 def _fail(exc, op, what, rule):

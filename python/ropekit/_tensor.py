@@ -1,19 +1,11 @@
 """ctypes mirror of `ropekit_tensor` and its construction from numpy arrays."""
-import ctypes
+from . import _abi
+from ._structs import structure
 
-MAX_DIMS = 8
+MAX_DIMS = _abi.ROPEKIT_MAX_DIMS
 
-
-class RopekitTensor(ctypes.Structure):
-    """struct ropekit_tensor: data, dtype, ndim, shape[8], strides[8] (in elements)."""
-
-    _fields_ = [
-        ("data", ctypes.c_void_p),
-        ("dtype", ctypes.c_int),
-        ("ndim", ctypes.c_int32),
-        ("shape", ctypes.c_int64 * MAX_DIMS),
-        ("strides", ctypes.c_int64 * MAX_DIMS),
-    ]
+RopekitTensor = structure(
+    "ropekit_tensor", "struct ropekit_tensor: data, dtype, ndim, shape, strides (in elements).")
 
 
 def element_strides(arr, what):

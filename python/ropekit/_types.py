@@ -1,28 +1,34 @@
-"""Element types and rotary modes: names, numeric ids and numpy storage types."""
+"""Element types and rotary modes: names, numeric ids and numpy storage types. The ids
+and the library's names of them come from the headers (_abi); the other names accepted
+here (numpy's, torch's, "gpt-j") are this package's own vocabulary for them."""
 import numpy as np
+
+from . import _abi
 
 # ropekit_dtype values (equal to CANN's aclDataType numbers). F64 (ACL_DOUBLE) is taken
 # by the native face only, and only with F64 coefficients.
-F32, F16, BF16, F64 = 0, 1, 27, 11
-I64 = 9  # positions of the rope operator
+F32, F16, BF16, F64 = _abi.ROPEKIT_F32, _abi.ROPEKIT_F16, _abi.ROPEKIT_BF16, _abi.ROPEKIT_F64
+I64 = _abi.ROPEKIT_I64  # positions of the rope operator
 
-_DTYPE_NAMES = {
-    "f32": F32, "float32": F32, "float": F32, "fp32": F32,
-    "f16": F16, "float16": F16, "half": F16, "fp16": F16,
-    "bf16": BF16, "bfloat16": BF16,
-    "f64": F64, "float64": F64, "double": F64, "fp64": F64,
-}
-# numpy storage type of each dtype id: bf16 lives in uint16 arrays as raw bits.
+# numpy storage type of each float dtype id: bf16 lives in uint16 arrays as raw bits.
 STORAGE = {F32: np.dtype(np.float32), F16: np.dtype(np.float16), BF16: np.dtype(np.uint16),
            F64: np.dtype(np.float64)}
-NAMES = {F32: "f32", F16: "f16", BF16: "bf16", F64: "f64"}
+# the library's name of each float dtype ("f32", "f16", "bf16", "f64")
+NAMES = {ident: _abi.ropekit_dtype_names[ident] for ident in STORAGE}
+_ALIASES = {"float32": F32, "float": F32, "fp32": F32, "float16": F16, "half": F16,
+            "fp16": F16, "bfloat16": BF16, "float64": F64, "double": F64, "fp64": F64}
+_DTYPE_NAMES = {**{name: ident for ident, name in NAMES.items()}, **_ALIASES}
 # the dtype id of each numpy float type (bfloat16 has none: uint16 needs a name)
 _NUMPY_IDS = {np.dtype(np.float32): F32, np.dtype(np.float16): F16,
               np.dtype(np.float64): F64}
 
-MODES = {"half": 0, "interleave": 1, "quarter": 2, "interleave-half": 3}
-# ropekit_rope_style: NeoX (rotate-half) and GPT-J (interleaved) pairing.
-STYLES = {"neox": 0, "gptj": 1, "gpt-j": 1}
+# ropekit_rotary_mode by the library's names ("half", "interleave", ...)
+MODES = {name: value for value, name in sorted(_abi.ropekit_rotary_mode_names.items())}
+# ropekit_rope_style: NeoX (rotate-half) and GPT-J (interleaved) pairing, by the
+# enumerators' names ("neox", "gptj"), and "gpt-j"
+STYLES = {name[len("ROPEKIT_ROPE_"):].lower(): value
+          for name, value in _abi.ropekit_rope_style.items()}
+STYLES["gpt-j"] = STYLES["gptj"]
 
 
 def _numpy_id(np_dt, what):
@@ -52,8 +58,8 @@ def dtype_id(arr, dtype, what):
     elif isinstance(dtype, (int, np.integer)) and not isinstance(dtype, bool):
         ident = int(dtype)
         if ident not in STORAGE:
-            raise ValueError(f"{what}: dtype id {ident} is not 0 (f32), 1 (f16), 27 (bf16) "
-                             "or 11 (f64)")
+            ids = ", ".join(f"{i} ({n})" for i, n in NAMES.items())
+            raise ValueError(f"{what}: dtype id {ident} is not one of {ids}")
     else:
         ident = _numpy_id(dtype, what)
     if arr.dtype != STORAGE[ident]:
@@ -67,8 +73,9 @@ def mode_id(mode):
     its id; integers pass through unchanged (the library validates them)."""
     if isinstance(mode, str):
         if mode not in MODES:
+            ids = ", ".join(str(v) for v in MODES.values())
             raise ValueError(f"rotary mode {mode!r}: must be one of {', '.join(MODES)} "
-                             "(or 0-3)")
+                             f"(or {ids})")
         return MODES[mode]
     if isinstance(mode, (int, np.integer)) and not isinstance(mode, bool):
         return int(mode)
@@ -94,7 +101,8 @@ def style_id(style):
     if isinstance(style, str):
         key = style.lower()
         if key not in STYLES:
-            raise ValueError(f"rope style {style!r}: must be 'neox' or 'gptj' (or 0/1)")
+            ids = "/".join(str(v) for v in sorted(set(STYLES.values())))
+            raise ValueError(f"rope style {style!r}: must be 'neox' or 'gptj' (or {ids})")
         return STYLES[key]
     if isinstance(style, (int, np.integer)) and not isinstance(style, bool):
         return int(style)

@@ -11,12 +11,12 @@ from collections import namedtuple
 
 import numpy as np
 
-from . import _types
+from . import _abi, _types
 from ._lib import RopekitError, bind
 from ._tensor import element_strides
 
-ACL_FORMAT_ND = 2
-ACL_ERROR_REPEAT_INITIALIZE = 100002
+ACL_FORMAT_ND = _abi.ACL_FORMAT_ND
+_OK = _abi.ACLNN_SUCCESS
 
 _I64P = ctypes.POINTER(ctypes.c_int64)
 _acl_init = bind("aclInit", ctypes.c_int, [ctypes.c_char_p])
@@ -51,7 +51,7 @@ _OPS = {
 # Status of each step; a step that did not run is None. `message` is
 # aclGetRecentErrMsg() after the first failing step ("" when all succeeded).
 Result = namedtuple("Result", "workspace launch sync message")
-Result.ok = property(lambda r: (r.workspace, r.launch, r.sync) == (0, 0, 0))
+Result.ok = property(lambda r: (r.workspace, r.launch, r.sync) == (_OK, _OK, _OK))
 
 
 def recent_error():
@@ -62,7 +62,7 @@ def recent_error():
 
 def _init():
     status = _acl_init(None)
-    if status not in (0, ACL_ERROR_REPEAT_INITIALIZE):
+    if status not in (_abi.ACL_SUCCESS, _abi.ACL_ERROR_REPEAT_INITIALIZE):
         raise RopekitError(status, recent_error(), "aclInit")
 
 
@@ -165,14 +165,14 @@ def run_tensors(op, x, cos, sin, rotary_mode=1, partial_slice=None, *, workspace
                         ctypes.byref(ex) if executor_ptr else None)
     finally:
         destroy_int_array(arr)
-    if status != 0:
+    if status != _OK:
         return Result(status, None, None, recent_error())
     workspace = np.empty(max(int(ws.value), 1), dtype=np.uint8)
     status = launch(workspace.ctypes.data if ws.value else None, ws.value, ex, None)
-    if status != 0:
-        return Result(0, status, None, recent_error())
+    if status != _OK:
+        return Result(_OK, status, None, recent_error())
     status = _sync(None)
-    return Result(0, 0, status, recent_error() if status else "")
+    return Result(_OK, _OK, status, recent_error() if status else "")
 
 
 def _run(op, x, cos, sin, rotary_mode, partial_slice, x_dtype, cs_dtype):
@@ -222,14 +222,14 @@ def run_rope_tensors(version, positions, query_in, key_in, cos_sin_cache, mrope_
                         ctypes.byref(ex) if executor_ptr else None)
     finally:
         destroy_int_array(arr)
-    if status != 0:
+    if status != _OK:
         return Result(status, None, None, recent_error())
     workspace = np.empty(max(int(ws.value), 1), dtype=np.uint8)
     status = launch(workspace.ctypes.data if ws.value else None, ws.value, ex, None)
-    if status != 0:
-        return Result(0, status, None, recent_error())
+    if status != _OK:
+        return Result(_OK, status, None, recent_error())
     status = _sync(None)
-    return Result(0, 0, status, recent_error() if status else "")
+    return Result(_OK, _OK, status, recent_error() if status else "")
 
 
 def _rope(version, positions, query_in, key_in, cos_sin_cache, mrope_section, head_size,
@@ -256,7 +256,8 @@ def rope_with_sin_cos_cache(positions, query_in, key_in, cos_sin_cache, mrope_se
     """aclnnRopeWithSinCosCache on numpy views (positions int64; query/key/cache of one
     dtype, "bf16" for uint16 bits). query_out/key_out None write in place (the output
     tensor describes the input view). mrope_section None passes NULL. Returns a Result
-    of the status codes; a position out of range shows as sync == 507015."""
+    of the status codes; a position out of range shows as sync ==
+    ACL_ERROR_RT_AICORE_EXCEPTION."""
     return _rope(1, positions, query_in, key_in, cos_sin_cache, mrope_section, head_size,
                  is_neox_style, 0, query_out, key_out, x_dtype, cache_dtype)
 

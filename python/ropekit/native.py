@@ -3,7 +3,7 @@ import ctypes
 
 import numpy as np
 
-from . import _types
+from . import _abi, _types
 from ._lib import RopekitError, bind
 from ._tensor import RopekitTensor, tensor_of
 
@@ -20,7 +20,10 @@ _isa_active = bind("ropekit_get_active_isa", ctypes.c_int, [])
 _isa_name = bind("ropekit_isa_name", ctypes.c_char_p, [ctypes.c_int])
 _isa_detected = bind("ropekit_isa_detected", ctypes.c_int, [])
 _set_max_isa = bind("ropekit_set_max_isa", ctypes.c_int, [ctypes.c_int])
-ISAS = ("scalar", "avx2", "avx512")
+# ropekit_isa values by the library's names ("scalar", "avx2", "avx512"), and the names in
+# the order of the values
+ISA_IDS = {name: value for value, name in sorted(_abi.ropekit_isa_names.items())}
+ISAS = tuple(ISA_IDS)
 
 
 def last_error():
@@ -35,7 +38,7 @@ def status_name(status):
 
 def _check(status, api):
     """Raises RopekitError for a non-zero ropekit_status."""
-    if status != 0:
+    if status != _abi.ROPEKIT_OK:
         raise RopekitError(status, last_error(), api, status_name(status))
 
 
@@ -57,7 +60,9 @@ def detected_isa():
 def set_max_isa(isa):
     """Caps the instruction set of plans made afterwards ("scalar", "avx2", "avx512"
     or 0-2). Results are bit-identical under every cap."""
-    ident = ISAS.index(isa) if isinstance(isa, str) else int(isa)
+    if isinstance(isa, str) and isa not in ISA_IDS:
+        raise ValueError(f"isa {isa!r}: must be one of {', '.join(ISAS)}")
+    ident = ISA_IDS[isa] if isinstance(isa, str) else int(isa)
     _check(_set_max_isa(ident), "ropekit_set_max_isa")
 
 
@@ -116,6 +121,7 @@ def partial_rotary(x, cos, sin, mode="interleave", start=0, end=None, backward=F
         end = x.shape[-1] if x.ndim else 0
     tx, tc, ts = tensor_of(x, xd, "x"), tensor_of(cos, cd, "cos"), tensor_of(sin, sd, "sin")
     status = _partial_rotary(ctypes.byref(tx), ctypes.byref(tc), ctypes.byref(ts),
-                             _types.mode_id(mode), int(start), int(end), 1 if backward else 0)
+                             _types.mode_id(mode), int(start), int(end),
+                             _abi.ROPEKIT_BACKWARD if backward else _abi.ROPEKIT_FORWARD)
     _check(status, "ropekit_partial_rotary")
     return x

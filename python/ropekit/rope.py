@@ -14,23 +14,15 @@ import ctypes
 
 import numpy as np
 
-from . import _types
+from . import _abi, _types
 from ._lib import bind
+from ._structs import structure
 from ._tensor import RopekitTensor, element_strides, tensor_of
 from .native import _check
 
 
-class _RopeConfig(ctypes.Structure):
-    """struct ropekit_rope_config."""
-
-    _fields_ = [
-        ("head_size", ctypes.c_int64),
-        ("style", ctypes.c_int),
-        ("sections", ctypes.POINTER(ctypes.c_int64)),
-        ("num_sections", ctypes.c_int32),
-        ("cache_mode", ctypes.c_int64),
-        ("offsets", ctypes.POINTER(RopekitTensor)),
-    ]
+_RopeConfig = structure("ropekit_rope_config", "struct ropekit_rope_config.",
+                        {"ropekit_tensor": RopekitTensor})
 
 
 _TP = ctypes.POINTER(RopekitTensor)
@@ -135,8 +127,8 @@ def _config_with_offsets(head_size, style, sections, cache_mode, offsets_tensor)
 
 
 def rope(positions, query, key, cos_sin_cache, *, head_size, style="neox", sections=None,
-         cache_mode=0, query_out=None, key_out=None, x_dtype=None, cache_dtype=None,
-         offsets=None):
+         cache_mode=_abi.ROPEKIT_MROPE_SECTIONED, query_out=None, key_out=None, x_dtype=None,
+         cache_dtype=None, offsets=None):
     """Rotates query and key with rows of cos_sin_cache selected by positions
     (ropekit_rope).
 
@@ -155,7 +147,7 @@ def rope(positions, query, key, cos_sin_cache, *, head_size, style="neox", secti
     cache_dtype the cache's (it may differ; a uint16 cache is bfloat16 when query/key
     are; float64 query/key go with a float64 cache only, and are computed in double).
     Returns (query_out, key_out). Raises RopekitError on failure, with nothing written
-    (status 4, ROPEKIT_OUT_OF_RANGE, for a position + offset outside [0, max_positions)).
+    (ROPEKIT_OUT_OF_RANGE for a position + offset outside [0, max_positions)).
     """
     arrays, tensors = _tensors(positions, query, key, cos_sin_cache, query_out, key_out,
                                x_dtype, cache_dtype, offsets)
@@ -174,8 +166,8 @@ class RopePlan:
     early."""
 
     def __init__(self, positions, query, key, cos_sin_cache, *, head_size, style="neox",
-                 sections=None, cache_mode=0, query_out=None, key_out=None, x_dtype=None,
-                 cache_dtype=None, offsets=None):
+                 sections=None, cache_mode=_abi.ROPEKIT_MROPE_SECTIONED, query_out=None,
+                 key_out=None, x_dtype=None, cache_dtype=None, offsets=None):
         self._handle = None
         arrays, tensors = _tensors(positions, query, key, cos_sin_cache, query_out, key_out,
                                    x_dtype, cache_dtype, offsets)

@@ -11,53 +11,26 @@ tables come back as uint16 arrays of raw bits.
 """
 import ctypes
 import dataclasses
-import math
 from typing import Optional, Sequence
 
 import numpy as np
 
-from . import _types
+from . import _abi, _types
 from ._lib import bind
+from ._structs import structure
 from .native import _check
 
-# ropekit_rope_scaling_type: every name the library's types are known by
-SCALING_TYPES = {"none": 0, "linear": 1, "dynamic": 2, "dynamic_ntk": 2, "yarn": 3,
-                 "llama3": 4, "longrope": 5, "ntk": 6, "dynamic_ntk_alpha": 7,
-                 "deepseek_yarn": 8}
-_SCALING_NAMES = {0: "none", 1: "linear", 2: "dynamic", 3: "yarn", 4: "llama3",
-                  5: "longrope", 6: "ntk", 7: "dynamic_ntk_alpha", 8: "deepseek_yarn"}
+# ropekit_rope_scaling_type by the enumerators' names ("none", "linear", "dynamic_ntk",
+# "yarn", ...) and "dynamic" (Hugging Face's name of dynamic NTK)
+SCALING_TYPES = {name[len("ROPEKIT_SCALING_"):].lower(): value
+                 for name, value in _abi.ropekit_rope_scaling_type.items()}
+SCALING_TYPES["dynamic"] = SCALING_TYPES["dynamic_ntk"]
+# the name RopeScaling.resolved() gives each type: the enumerator's, "dynamic" for
+# dynamic NTK
+_SCALING_NAMES = {value: name for name, value in SCALING_TYPES.items() if name != "dynamic_ntk"}
 
 _DOUBLE_P = ctypes.POINTER(ctypes.c_double)
-
-
-class _ScalingStruct(ctypes.Structure):
-    """struct ropekit_rope_scaling."""
-
-    _fields_ = [
-        ("type", ctypes.c_int),
-        ("factor", ctypes.c_double),
-        ("original_max_position", ctypes.c_int64),
-        ("beta_fast", ctypes.c_double),
-        ("beta_slow", ctypes.c_double),
-        ("extrapolation_factor", ctypes.c_double),
-        ("attn_factor", ctypes.c_double),
-        ("low_freq_factor", ctypes.c_double),
-        ("high_freq_factor", ctypes.c_double),
-        ("no_truncate", ctypes.c_int32),
-        ("attention_factor", ctypes.c_double),
-        ("mscale", ctypes.c_double),
-        ("mscale_all_dim", ctypes.c_double),
-        ("mixed_b", ctypes.c_double),
-        ("alpha", ctypes.c_double),
-        ("short_factor", _DOUBLE_P),
-        ("long_factor", _DOUBLE_P),
-        ("short_factor_count", ctypes.c_int64),
-        ("long_factor_count", ctypes.c_int64),
-        ("longrope_stacked", ctypes.c_int32),
-        ("short_mscale", ctypes.c_double),
-        ("long_mscale", ctypes.c_double),
-    ]
-
+_ScalingStruct = structure("ropekit_rope_scaling", "struct ropekit_rope_scaling.")
 
 _SP = ctypes.POINTER(_ScalingStruct)
 _defaults = bind("ropekit_rope_scaling_defaults", None, [_SP, ctypes.c_int])
@@ -68,6 +41,9 @@ _table_freqs = bind("ropekit_rope_table_frequencies", ctypes.c_int,
                      ctypes.c_int64, _SP])
 _attention_scaling = bind("ropekit_rope_attention_scaling", ctypes.c_int,
                           [ctypes.c_void_p, ctypes.c_int64, _SP])
+_table_magnitude = bind("ropekit_rope_table_magnitude", ctypes.c_int,
+                        [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, _SP])
+_softmax_scale = bind("ropekit_rope_softmax_scale", ctypes.c_int, [ctypes.c_void_p, _SP])
 _cache_build = bind("ropekit_cos_sin_cache_build", ctypes.c_int,
                     [ctypes.c_void_p, ctypes.c_int, ctypes.c_int64, ctypes.c_int64,
                      ctypes.c_double, _SP])
@@ -81,15 +57,17 @@ _coeffs_from_inv = bind("ropekit_rotary_coeffs_from_inv_freq", ctypes.c_int,
                         [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int, ctypes.c_int64,
                          ctypes.c_int64, ctypes.c_int, ctypes.c_void_p, ctypes.c_double])
 
-# scalar fields of RopeScaling and the struct, in the struct's order
-_FIELDS = ("factor", "original_max_position", "beta_fast", "beta_slow",
-           "extrapolation_factor", "attn_factor", "low_freq_factor", "high_freq_factor",
-           "truncate", "attention_factor", "mscale", "mscale_all_dim", "mixed_b", "alpha",
-           "longrope_stacked", "short_mscale", "long_mscale")
-_INT_FIELDS = {"original_max_position": int, "truncate": bool, "longrope_stacked": bool}
 # RopeScaling's truncate (the Hugging Face key) is the struct's no_truncate negated, so
 # that zero is the struct's default
 _STRUCT_FIELD = {"truncate": "no_truncate"}
+_ARRAYS = ("short_factor", "long_factor")
+# the struct's scalar fields, in its order, by RopeScaling's names: every field of the
+# layout but the type, the factor arrays and their counts
+_FIELDS = tuple({v: k for k, v in _STRUCT_FIELD.items()}.get(f, f)
+                for f, ctype, _ in _abi.STRUCTS["ropekit_rope_scaling"][1]
+                if f != "type" and not ctype.startswith("POINTER")
+                and f not in tuple(a + "_count" for a in _ARRAYS))
+_INT_FIELDS = {"original_max_position": int, "truncate": bool, "longrope_stacked": bool}
 
 
 def _get_field(st, f):
@@ -103,7 +81,6 @@ def _set_field(st, f, v):
         setattr(st, _STRUCT_FIELD[f], 0 if v else 1)
     else:
         setattr(st, f, int(v) if f in _INT_FIELDS else float(v))
-_ARRAYS = ("short_factor", "long_factor")
 
 
 @dataclasses.dataclass
@@ -167,6 +144,11 @@ class RopeScaling:
             given = getattr(self, name)
             values[name] = None if given is None else tuple(float(v) for v in given)
         return RopeScaling(type=_SCALING_NAMES.get(st.type, st.type), **values)
+
+
+_missing = set(_FIELDS) - {f.name for f in dataclasses.fields(RopeScaling)}
+if _missing:  # a field the library has and RopeScaling does not
+    raise ImportError(f"ropekit: RopeScaling lacks ropekit_rope_scaling's {sorted(_missing)}")
 
 
 def scaling_type_id(kind):
@@ -284,6 +266,30 @@ def attention_scaling(rotary_dim, scaling=None):
     ptr, keep = _scaling_arg(scaling)
     _check(_attention_scaling(ctypes.addressof(out), int(rotary_dim), ptr),
            "ropekit_rope_attention_scaling")
+    del keep
+    return out.value
+
+
+def table_magnitude(rotary_dim, max_positions, row=0, scaling=None):
+    """The magnitude of cos and sin in row `row` of a table of max_positions rows
+    (ropekit_rope_table_magnitude): attention_scaling's, except in LongRoPE rows of a
+    factor set with short_mscale / long_mscale > 0 (the long set for every row when
+    max_positions > original_max_position, or in a stacked table from that row on)."""
+    out = ctypes.c_double(0.0)
+    ptr, keep = _scaling_arg(scaling)
+    _check(_table_magnitude(ctypes.addressof(out), int(rotary_dim), int(max_positions), int(row),
+                            ptr), "ropekit_rope_table_magnitude")
+    del keep
+    return out.value
+
+
+def softmax_scale(scaling=None):
+    """What DeepSeek-style models multiply their softmax scale by
+    (ropekit_rope_softmax_scale): mscale(factor, mscale_all_dim)^2 for the YaRN types, 1
+    for every other type and for None."""
+    out = ctypes.c_double(0.0)
+    ptr, keep = _scaling_arg(scaling)
+    _check(_softmax_scale(ctypes.addressof(out), ptr), "ropekit_rope_softmax_scale")
     del keep
     return out.value
 
@@ -551,7 +557,7 @@ class RopeFromConfig:
     softmax_scale_factor: float
     mrope_section: Optional[list]
     mrope_interleaved: bool
-    mrope_cache_mode: int = 0
+    mrope_cache_mode: int = _abi.ROPEKIT_MROPE_SECTIONED
 
 
 def _rope_parameters(config, layer_type):
@@ -591,13 +597,15 @@ def _rotary_dim(config, params, head_dim):
     return int(head_dim * partial)
 
 
-def _softmax_scale_factor(params):
-    factor, mscale_all_dim = params.get("factor"), params.get("mscale_all_dim")
-    if rope_type_of(params) not in ("yarn", "deepseek_yarn") or not mscale_all_dim or \
-            not factor or factor <= 1:
-        return 1.0
-    m = 0.1 * float(mscale_all_dim) * math.log(float(factor)) + 1.0
-    return m * m
+def _softmax_scale_factor(params, scaling):
+    """DeepSeek's softmax factor of a config: the library's, for the factor and
+    mscale_all_dim the config gives (DeepSeek's modeling code reads them from the config
+    whether or not its YaRN uses mscale_all_dim; an absent one counts as 1 and 0)."""
+    if scaling is None:
+        return softmax_scale(None)
+    given = dataclasses.replace(scaling, factor=float(_get(params, "factor", 1.0)),
+                                mscale_all_dim=float(_get(params, "mscale_all_dim", 0.0)))
+    return softmax_scale(given)
 
 
 def _mrope_layout(config, params, head_dim):
@@ -610,23 +618,11 @@ def _mrope_layout(config, params, head_dim):
         if section is None and config.get("rope_3d"):
             t = int(config.get("freq_allocation", 20))
             section = [(head_dim // 2 - t) // 2] * 2 + [t]
-        return section, 2
+        return section, _abi.ROPEKIT_MROPE_ERNIE_VL
     interleaved = bool(_get(params, "mrope_interleaved", False))
     if rope_type_of(params) == "openpangu" or (interleaved and model_type in PANGU_MODEL_TYPES):
-        return section, 3
-    return section, 1 if interleaved else 0
-
-
-def _table_magnitude(rotary_dim, scaling, rows):
-    """The magnitude of a one-set table of `rows` rows: LongRoPE's short_mscale or
-    long_mscale for the set the table uses (the long one for rows > original, as the
-    builders choose), else attention_scaling."""
-    if scaling is not None and scaling_type_id(scaling.type) == SCALING_TYPES["longrope"]:
-        set_mscale = scaling.long_mscale if rows > scaling.original_max_position \
-            else scaling.short_mscale
-        if set_mscale:
-            return float(set_mscale)
-    return attention_scaling(rotary_dim, scaling)
+        return section, _abi.ROPEKIT_MROPE_PANGU_VL
+    return section, _abi.ROPEKIT_MROPE_QWEN3_VL if interleaved else _abi.ROPEKIT_MROPE_SECTIONED
 
 
 def rope_from_config(config, max_positions=None, dtype="f32", layer_type=None):
@@ -656,8 +652,8 @@ def rope_from_config(config, max_positions=None, dtype="f32", layer_type=None):
         rope_type=str(rope_type_of(params)), scaling=scaling, base=base, head_dim=head_dim,
         rotary_dim=rotary_dim, max_positions=rows,
         is_neox_style=config.get("model_type") not in GPTJ_STYLE_MODEL_TYPES,
-        attention_scaling=_table_magnitude(rotary_dim, scaling, rows),
-        softmax_scale_factor=_softmax_scale_factor(params),
+        attention_scaling=table_magnitude(rotary_dim, rows, 0, scaling),
+        softmax_scale_factor=_softmax_scale_factor(params, scaling),
         mrope_section=None if section is None else [int(s) for s in section],
         mrope_interleaved=bool(_get(params, "mrope_interleaved", False)),
-        mrope_cache_mode=cache_mode if section is not None else 0)
+        mrope_cache_mode=cache_mode if section is not None else _abi.ROPEKIT_MROPE_SECTIONED)

@@ -5,6 +5,7 @@ import dataclasses
 
 import numpy as np
 
+from . import _abi
 from .tables import cos_sin_cache_from_inv_freq, inv_freq
 
 
@@ -22,7 +23,7 @@ class VisionRope:
     mrope_section: list
     head_dim: int
     is_neox_style: bool = False
-    cache_mode: int = 0
+    cache_mode: int = _abi.ROPEKIT_MROPE_SECTIONED
 
 
 def llama4_vision_rope(image_size, patch_size, head_dim, theta=10000.0, dtype="f32"):

@@ -59,30 +59,32 @@ ropekit_isa ropekit_isa_detected(void) {
     return f->avx512 ? ROPEKIT_ISA_AVX512 : f->avx2 ? ROPEKIT_ISA_AVX2 : ROPEKIT_ISA_SCALAR;
 }
 
+/* Indexed by ropekit_isa, whose values run from ROPEKIT_ISA_SCALAR (0) to ROPEKIT_ISA_AVX512;
+ * also the spellings ROPEKIT_MAX_ISA takes. */
+static const char *const rk_isa_names[] = {"scalar", "avx2", "avx512"};
+_Static_assert(sizeof rk_isa_names / sizeof rk_isa_names[0] == ROPEKIT_ISA_AVX512 + 1,
+               "one name per ropekit_isa");
+
+static bool rk_isa_valid(ropekit_isa isa) {
+    return (int)isa >= ROPEKIT_ISA_SCALAR && (int)isa <= ROPEKIT_ISA_AVX512;
+}
+
 const char *ropekit_isa_name(ropekit_isa isa) {
-    switch (isa) {
-    case ROPEKIT_ISA_SCALAR:
-        return "scalar";
-    case ROPEKIT_ISA_AVX2:
-        return "avx2";
-    case ROPEKIT_ISA_AVX512:
-        return "avx512";
-    }
-    return "?";
+    return rk_isa_valid(isa) ? rk_isa_names[isa] : "?";
 }
 
 static int rk_isa_cap_from_env(void) {
     const char *env = getenv("ROPEKIT_MAX_ISA");
     if (env) {
         for (int i = ROPEKIT_ISA_SCALAR; i <= ROPEKIT_ISA_AVX512; i++)
-            if (strcmp(env, ropekit_isa_name((ropekit_isa)i)) == 0)
+            if (strcmp(env, rk_isa_names[i]) == 0)
                 return i;
     }
     return ROPEKIT_ISA_AVX512;
 }
 
 ropekit_status ropekit_set_max_isa(ropekit_isa isa) {
-    if ((int)isa < ROPEKIT_ISA_SCALAR || (int)isa > ROPEKIT_ISA_AVX512)
+    if (!rk_isa_valid(isa))
         return rk_error_set(ROPEKIT_INVALID_ARGUMENT,
                             "ropekit_set_max_isa: isa = %d: must be 0 (scalar), 1 (avx2) or 2 "
                             "(avx512)",

@@ -3,38 +3,23 @@
 #include "core/dtype_convert.h"
 #include "ropekit/ropekit.h"
 
-uint16_t ropekit_f32_to_bf16(float value) {
-    return rk_f32_to_bf16(value);
-}
+/* Each conversion (the name shared by ropekit_<name>, ropekit_<name>_array and the
+ * converter rk_<name>), with the type it reads and the type it gives. */
+#define RK_HALF_CONVERSIONS(X)                                                                     \
+    X(f32_to_bf16, float, uint16_t)                                                                \
+    X(bf16_to_f32, uint16_t, float)                                                                \
+    X(f32_to_f16, float, uint16_t)                                                                 \
+    X(f16_to_f32, uint16_t, float)
 
-float ropekit_bf16_to_f32(uint16_t bits) {
-    return rk_bf16_to_f32(bits);
-}
+#define RK_DEFINE_CONVERSION(name, from, to)                                                       \
+    to ropekit_##name(from value) {                                                                \
+        return rk_##name(value);                                                                   \
+    }                                                                                              \
+                                                                                                   \
+    void ropekit_##name##_array(to *dst, const from *src, size_t n) {                              \
+        for (size_t i = 0; i < n; i++)                                                             \
+            dst[i] = rk_##name(src[i]);                                                            \
+    }
 
-uint16_t ropekit_f32_to_f16(float value) {
-    return rk_f32_to_f16(value);
-}
-
-float ropekit_f16_to_f32(uint16_t bits) {
-    return rk_f16_to_f32(bits);
-}
-
-void ropekit_f32_to_bf16_array(uint16_t *dst, const float *src, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        dst[i] = rk_f32_to_bf16(src[i]);
-}
-
-void ropekit_bf16_to_f32_array(float *dst, const uint16_t *src, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        dst[i] = rk_bf16_to_f32(src[i]);
-}
-
-void ropekit_f32_to_f16_array(uint16_t *dst, const float *src, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        dst[i] = rk_f32_to_f16(src[i]);
-}
-
-void ropekit_f16_to_f32_array(float *dst, const uint16_t *src, size_t n) {
-    for (size_t i = 0; i < n; i++)
-        dst[i] = rk_f16_to_f32(src[i]);
-}
+RK_HALF_CONVERSIONS(RK_DEFINE_CONVERSION)
+#undef RK_DEFINE_CONVERSION

@@ -32,10 +32,6 @@ typedef void (*rk_rope_fn)(const struct rk_rope_rows *args);
 
 enum rk_rope_style { RK_ROPE_NEOX = 0, RK_ROPE_GPTJ = 1, RK_ROPE_STYLE_COUNT = 2 };
 
-#define RK_ROPE_STYLES(X)                                                                          \
-    X(neox, 0)                                                                                     \
-    X(gptj, 1)
-
 /* One table per ISA: [style][x dtype][cos/sin dtype]; NULL = not provided. */
 typedef rk_rope_fn rk_rope_table[RK_ROPE_STYLE_COUNT][RK_KDT_COUNT][RK_KDT_COUNT];
 

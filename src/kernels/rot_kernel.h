@@ -15,6 +15,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "ropekit/ropekit.h"
+
 struct rk_rot_rows {
     char *x; /* element `start` of the first row */
     const char *cos;
@@ -42,34 +44,11 @@ enum rk_kdtype {
  * elements to fp32; float64 rows are kept as stored (8). */
 #define RK_ROT_SCRATCH_ELEM(x_size) ((x_size) > 4 ? (x_size) : 4)
 
-#define RK_ROT_MODE_COUNT 4
-#define RK_DIRECTION_COUNT 2
+#define RK_ROT_MODE_COUNT (ROPEKIT_ROTARY_INTERLEAVE_HALF + 1)
+#define RK_DIRECTION_COUNT (ROPEKIT_BACKWARD + 1)
 
-/* X-macro of every (x dtype, cos/sin dtype) pair the SIMD kernel sets implement;
- * kernels, tables and tests expand it. `m` is passed through as the first argument of X. */
-#define RK_DTYPE_PAIRS(X, m)                                                                       \
-    X(m, f32, f32)                                                                                 \
-    X(m, f32, f16)                                                                                 \
-    X(m, f32, bf16)                                                                                \
-    X(m, f16, f32)                                                                                 \
-    X(m, f16, f16)                                                                                 \
-    X(m, f16, bf16)                                                                                \
-    X(m, bf16, f32)                                                                                \
-    X(m, bf16, f16)                                                                                \
-    X(m, bf16, bf16)
-
-/* The float64 pair: scalar and AVX2 kernels (the AVX2 set serves every cap from AVX2 up;
- * the AVX-512 sets have none). float64 pairs with nothing else, so its table rows hold
- * this one entry. */
-#define RK_DTYPE_PAIRS_F64(X, m) X(m, f64, f64)
-
-#define RK_ROT_MODES(X)                                                                            \
-    X(half, 0)                                                                                     \
-    X(interleave, 1)                                                                               \
-    X(quarter, 2)                                                                                  \
-    X(ihalf, 3)
-
-/* One table per ISA: [mode][direction][x dtype][cos/sin dtype]; NULL = not provided. */
+/* One table per ISA: [mode][direction][x dtype][cos/sin dtype] (ropekit_rotary_mode,
+ * ropekit_direction, enum rk_kdtype); NULL = not provided. */
 typedef rk_rot_fn rk_rot_table[RK_ROT_MODE_COUNT][RK_DIRECTION_COUNT][RK_KDT_COUNT][RK_KDT_COUNT];
 
 #endif /* ROPEKIT_KERNELS_ROT_KERNEL_H_ */

@@ -3,16 +3,10 @@
 
 #include <stdatomic.h>
 
-#include "ops/partial_rotary.h"
-#include "ops/rope.h"
-
-_Static_assert((int)RK_PR_RULE_COUNT <= (int)RK_CHECK_COUNT_RULES, "too many partial-rotary rules");
-_Static_assert((int)RK_ROPE_RULE_COUNT <= (int)RK_CHECK_COUNT_RULES, "too many rope rules");
-
 #if defined(ROPEKIT_COUNT_CHECKS)
-static atomic_uint rk_counts[RK_CHECKED_OPS][RK_CHECK_COUNT_RULES];
+static atomic_uint rk_counts[RK_OP_COUNT][RK_CHECK_COUNT_RULES];
 
-void rk_check_count(enum rk_checked_op op, int rule) {
+void rk_check_count(enum rk_op_id op, int rule) {
     atomic_fetch_add_explicit(&rk_counts[op][rule], 1u, memory_order_relaxed);
 }
 
@@ -20,12 +14,12 @@ bool rk_check_counting(void) {
     return true;
 }
 
-unsigned rk_check_count_of(enum rk_checked_op op, int rule) {
+unsigned rk_check_count_of(enum rk_op_id op, int rule) {
     return atomic_load_explicit(&rk_counts[op][rule], memory_order_relaxed);
 }
 
 void rk_check_count_reset(void) {
-    for (int op = 0; op < RK_CHECKED_OPS; op++)
+    for (int op = 0; op < RK_OP_COUNT; op++)
         for (int r = 0; r < RK_CHECK_COUNT_RULES; r++)
             atomic_store_explicit(&rk_counts[op][r], 0u, memory_order_relaxed);
 }
@@ -34,7 +28,7 @@ bool rk_check_counting(void) {
     return false;
 }
 
-unsigned rk_check_count_of(enum rk_checked_op op, int rule) {
+unsigned rk_check_count_of(enum rk_op_id op, int rule) {
     (void)op;
     (void)rule;
     return 0;

@@ -7,11 +7,12 @@
 
 #include <stdbool.h>
 
-enum rk_checked_op { RK_CHECKED_PARTIAL_ROTARY, RK_CHECKED_ROPE, RK_CHECKED_OPS };
-enum { RK_CHECK_COUNT_RULES = 32 };
+#include "ops/op.h"
+
+enum { RK_CHECK_COUNT_RULES = RK_OP_MAX_RULES };
 
 #if defined(ROPEKIT_COUNT_CHECKS)
-void rk_check_count(enum rk_checked_op op, int rule);
+void rk_check_count(enum rk_op_id op, int rule);
 #define RK_COUNT_CHECK(op, rule) rk_check_count((op), (int)(rule))
 #else
 #define RK_COUNT_CHECK(op, rule) ((void)0)
@@ -20,7 +21,7 @@ void rk_check_count(enum rk_checked_op op, int rule);
 /* True when this build counts. */
 bool rk_check_counting(void);
 /* The count of `rule` of `op`, and a reset of all counts. */
-unsigned rk_check_count_of(enum rk_checked_op op, int rule);
+unsigned rk_check_count_of(enum rk_op_id op, int rule);
 void rk_check_count_reset(void);
 
 #endif /* ROPEKIT_OPS_CHECK_COUNT_H_ */

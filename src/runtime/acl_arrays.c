@@ -59,47 +59,30 @@ static aclnnStatus rk_array_size(const void *array, uint64_t *size, const char *
     return ACLNN_SUCCESS;
 }
 
-aclIntArray *aclCreateIntArray(const int64_t *value, uint64_t size) {
-    return rk_array_new(value, size, sizeof(int64_t), offsetof(struct aclIntArray, values),
-                        "aclCreateIntArray");
-}
+/* The arrays of plain values, by the name in their API (acl<Name>Array) and their item type:
+ * create, destroy and size differ only in these. */
+#define RK_VALUE_ARRAYS(X)                                                                         \
+    X(Int, int64_t)                                                                                \
+    X(Float, float)                                                                                \
+    X(Bool, bool)
 
-aclnnStatus aclDestroyIntArray(const aclIntArray *array) {
-    free((void *)(uintptr_t)array);
-    return ACLNN_SUCCESS;
-}
+#define RK_DEFINE_VALUE_ARRAY(Name, item)                                                          \
+    acl##Name##Array *aclCreate##Name##Array(const item *value, uint64_t size) {                   \
+        return rk_array_new(value, size, sizeof(item), offsetof(struct acl##Name##Array, values),  \
+                            "aclCreate" #Name "Array");                                            \
+    }                                                                                              \
+                                                                                                   \
+    aclnnStatus aclDestroy##Name##Array(const acl##Name##Array *array) {                           \
+        free((void *)(uintptr_t)array);                                                            \
+        return ACLNN_SUCCESS;                                                                      \
+    }                                                                                              \
+                                                                                                   \
+    aclnnStatus aclGet##Name##ArraySize(const acl##Name##Array *array, uint64_t *size) {           \
+        return rk_array_size(array, size, "aclGet" #Name "ArraySize");                             \
+    }
 
-aclnnStatus aclGetIntArraySize(const aclIntArray *array, uint64_t *size) {
-    return rk_array_size(array, size, "aclGetIntArraySize");
-}
-
-aclFloatArray *aclCreateFloatArray(const float *value, uint64_t size) {
-    return rk_array_new(value, size, sizeof(float), offsetof(struct aclFloatArray, values),
-                        "aclCreateFloatArray");
-}
-
-aclnnStatus aclDestroyFloatArray(const aclFloatArray *array) {
-    free((void *)(uintptr_t)array);
-    return ACLNN_SUCCESS;
-}
-
-aclnnStatus aclGetFloatArraySize(const aclFloatArray *array, uint64_t *size) {
-    return rk_array_size(array, size, "aclGetFloatArraySize");
-}
-
-aclBoolArray *aclCreateBoolArray(const bool *value, uint64_t size) {
-    return rk_array_new(value, size, sizeof(bool), offsetof(struct aclBoolArray, values),
-                        "aclCreateBoolArray");
-}
-
-aclnnStatus aclDestroyBoolArray(const aclBoolArray *array) {
-    free((void *)(uintptr_t)array);
-    return ACLNN_SUCCESS;
-}
-
-aclnnStatus aclGetBoolArraySize(const aclBoolArray *array, uint64_t *size) {
-    return rk_array_size(array, size, "aclGetBoolArraySize");
-}
+RK_VALUE_ARRAYS(RK_DEFINE_VALUE_ARRAY)
+#undef RK_DEFINE_VALUE_ARRAY
 
 aclTensorList *aclCreateTensorList(const aclTensor *const *value, uint64_t size) {
     return rk_array_new(value, size, sizeof(aclTensor *), offsetof(struct aclTensorList, values),

@@ -29,4 +29,7 @@ size_t rk_acl_dtype_size(aclDataType dtype);
  * ropekit_dtype keep their number, which every op rejects. */
 ropekit_tensor rk_acl_tensor_view(const aclTensor *t);
 
+/* The view of t written to *view and returned; NULL for no tensor. */
+const ropekit_tensor *rk_acl_view_or_null(const aclTensor *t, ropekit_tensor *view);
+
 #endif /* ROPEKIT_RUNTIME_ACL_OBJECTS_H_ */

@@ -62,6 +62,13 @@ ropekit_tensor rk_acl_tensor_view(const aclTensor *t) {
     return v;
 }
 
+const ropekit_tensor *rk_acl_view_or_null(const aclTensor *t, ropekit_tensor *view) {
+    if (!t)
+        return NULL;
+    *view = rk_acl_tensor_view(t);
+    return view;
+}
+
 #define RK_CT "aclCreateTensor"
 
 aclTensor *aclCreateTensor(const int64_t *viewDims, uint64_t viewDimsNum, aclDataType dataType,
@@ -199,32 +206,23 @@ aclnnStatus aclGetStorageShape(const aclTensor *tensor, int64_t **storageDims,
                         "aclGetStorageShape");
 }
 
-aclnnStatus aclGetViewOffset(const aclTensor *tensor, int64_t *offset) {
-    RK_NEED_TENSOR(tensor, "aclGetViewOffset");
-    if (!offset) {
-        rk_error_set(ROPEKIT_NULL_POINTER, "aclGetViewOffset: offset = NULL");
-        return ACLNN_ERR_PARAM_NULLPTR;
-    }
-    *offset = tensor->offset;
-    return ACLNN_SUCCESS;
-}
+/* The getters of one field, by getter, output type, output parameter and field: each
+ * refuses a NULL tensor, then a NULL output. */
+#define RK_FIELD_GETTERS(X)                                                                        \
+    X(aclGetViewOffset, int64_t, offset, offset)                                                   \
+    X(aclGetFormat, aclFormat, format, format)                                                     \
+    X(aclGetDataType, aclDataType, dataType, dtype)
 
-aclnnStatus aclGetFormat(const aclTensor *tensor, aclFormat *format) {
-    RK_NEED_TENSOR(tensor, "aclGetFormat");
-    if (!format) {
-        rk_error_set(ROPEKIT_NULL_POINTER, "aclGetFormat: format = NULL");
-        return ACLNN_ERR_PARAM_NULLPTR;
+#define RK_DEFINE_FIELD_GETTER(api, type, out, field)                                              \
+    aclnnStatus api(const aclTensor *tensor, type *out) {                                          \
+        RK_NEED_TENSOR(tensor, #api);                                                              \
+        if (!out) {                                                                                \
+            rk_error_set(ROPEKIT_NULL_POINTER, #api ": " #out " = NULL");                          \
+            return ACLNN_ERR_PARAM_NULLPTR;                                                        \
+        }                                                                                          \
+        *out = tensor->field;                                                                      \
+        return ACLNN_SUCCESS;                                                                      \
     }
-    *format = tensor->format;
-    return ACLNN_SUCCESS;
-}
 
-aclnnStatus aclGetDataType(const aclTensor *tensor, aclDataType *dataType) {
-    RK_NEED_TENSOR(tensor, "aclGetDataType");
-    if (!dataType) {
-        rk_error_set(ROPEKIT_NULL_POINTER, "aclGetDataType: dataType = NULL");
-        return ACLNN_ERR_PARAM_NULLPTR;
-    }
-    *dataType = tensor->dtype;
-    return ACLNN_SUCCESS;
-}
+RK_FIELD_GETTERS(RK_DEFINE_FIELD_GETTER)
+#undef RK_DEFINE_FIELD_GETTER

@@ -72,14 +72,16 @@ bool rk_registry_add(struct rk_registry *r, const void *key, uint64_t tag) {
     return ok;
 }
 
-bool rk_registry_take(struct rk_registry *r, const void *key, uint64_t *tag) {
+/* Whether key is present, its tag into *tag (when tag is not NULL) and, with `take`, the key
+ * removed: rk_registry_find and rk_registry_take. */
+static bool rk_lookup(struct rk_registry *r, const void *key, uint64_t *tag, bool take) {
     bool found = false;
     pthread_mutex_lock(&r->lock);
     if (r->capacity && key) {
         size_t i = rk_probe(r, key, &found);
-        if (found) {
-            if (tag)
-                *tag = r->slots[i].tag;
+        if (found && tag)
+            *tag = r->slots[i].tag;
+        if (found && take) {
             r->slots[i].key = RK_REGISTRY_TOMBSTONE;
             r->live--;
         }
@@ -88,16 +90,12 @@ bool rk_registry_take(struct rk_registry *r, const void *key, uint64_t *tag) {
     return found;
 }
 
+bool rk_registry_take(struct rk_registry *r, const void *key, uint64_t *tag) {
+    return rk_lookup(r, key, tag, true);
+}
+
 bool rk_registry_find(struct rk_registry *r, const void *key, uint64_t *tag) {
-    bool found = false;
-    pthread_mutex_lock(&r->lock);
-    if (r->capacity && key) {
-        size_t i = rk_probe(r, key, &found);
-        if (found && tag)
-            *tag = r->slots[i].tag;
-    }
-    pthread_mutex_unlock(&r->lock);
-    return found;
+    return rk_lookup(r, key, tag, false);
 }
 
 size_t rk_registry_count(struct rk_registry *r) {

@@ -16,6 +16,7 @@
 #include "aclnnop/aclnn_inplace_partial_rotary_mul.h"
 #include "aclnnop/aclnn_inplace_partial_rotary_mul_grad.h"
 #include "common/acl_fixture.h"
+#include "ropekit/ropekit_cann.h"
 
 enum pr_op { PR_FWD = 0, PR_GRAD = 1 };
 
@@ -185,13 +186,117 @@ static inline void pr_free(struct pr_built *b) {
     free(b->s0);
 }
 
+/* The native view of a fixture tensor over `storage` (its buffer, a copy of it, or NULL). */
+/* The data pointer of a view of a fixture tensor over `storage`. */
+static inline void *pr_view_data(const struct fx_tensor *f, void *storage) {
+    return storage ? (char *)storage + f->offset * (int64_t)tk_acl_item(f->dt) : NULL;
+}
+
+static inline ropekit_tensor pr_native_view(const struct fx_tensor *f, void *storage) {
+    return ropekit_tensor_make(pr_view_data(f, storage), (ropekit_dtype)f->dt, (int32_t)f->ndim,
+                               f->dims, f->strides);
+}
+
+/* A copy of a message (the thread's message buffer is rewritten by the next failure). */
+struct pr_message {
+    char text[512];
+};
+static inline struct pr_message pr_message_of(const char *msg) {
+    struct pr_message m;
+    snprintf(m.text, sizeof m.text, "%s", msg ? msg : "");
+    return m;
+}
+
+/* What a CANN-rules plan (ropekit_cann.h) of a call must give, given what the aclnn face
+ * gave: the same code and message when phase 1 refused it for a rule that needs no data.
+ * When phase 1's verdict came from the data (`data_verdict`: a NULL data pointer checked
+ * before later rules) the plan may refuse it for a later rule, or its execute must refuse
+ * the data; the same holds when phase 1 refused memory two tensors share, which the plan
+ * cannot see. `run` executes the plan on the call's data. True when they agree. */
+static inline bool pr_cann_agrees(ropekit_status plan_st, ropekit_plan *plan, int32_t plan_code,
+                                  aclnnStatus code, const struct pr_message *msg, bool data_verdict,
+                                  ropekit_status (*run)(const ropekit_plan *, void *), void *ctx,
+                                  const char *where) {
+    bool ok = true;
+    if (plan_st != ROPEKIT_OK && data_verdict)
+        return !plan;
+    if (plan_st != ROPEKIT_OK) {
+        if (plan_code != (int32_t)code || strcmp(ropekit_last_error(), msg->text) != 0) {
+            print_error("%s: CANN-rules plan: code %d \"%s\"; phase 1: code %d \"%s\"\n", where,
+                        (int)plan_code, ropekit_last_error(), (int)code, msg->text);
+            ok = false;
+        }
+        if (plan) {
+            print_error("%s: a failed CANN-rules plan creation set *plan\n", where);
+            ok = false;
+        }
+        return ok;
+    }
+    if (plan_code != 0) {
+        print_error("%s: CANN-rules plan made with code %d\n", where, (int)plan_code);
+        ok = false;
+    }
+    if (code != ACLNN_SUCCESS && run(plan, ctx) == ROPEKIT_OK) {
+        print_error("%s: phase 1 refused (%d \"%s\") what the CANN-rules plan runs\n", where,
+                    (int)code, msg->text);
+        ok = false;
+    }
+    ropekit_plan_destroy(plan);
+    return ok;
+}
+
 #define PR_WS_SENTINEL UINT64_C(0x5eed5eed5eed5eed)
 static max_align_t pr_exec_sentinel_obj;
 #define PR_EXEC_SENTINEL ((aclOpExecutor *)(void *)&pr_exec_sentinel_obj)
 
+static inline ropekit_cann_op pr_cann_op(enum pr_op op) {
+    return op == PR_FWD ? ROPEKIT_CANN_INPLACE_PARTIAL_ROTARY_MUL
+                        : ROPEKIT_CANN_INPLACE_PARTIAL_ROTARY_MUL_GRAD;
+}
+
+/* The data of a built case, for a CANN-rules plan's execute. */
+struct pr_run_data {
+    void *x, *c, *s;
+};
+static inline ropekit_status pr_run_plan(const ropekit_plan *plan, void *ctx) {
+    const struct pr_run_data *d = ctx;
+    return ropekit_partial_rotary_execute(plan, d->x, d->c, d->s);
+}
+
+/* The CANN-rules plan of the case over storages x, c, s (NULL for a tensor passed as
+ * NULL). */
+static inline ropekit_status pr_cann_plan(enum pr_op op, const struct pr_case *k,
+                                          const struct pr_built *b, void *x, void *c, void *s,
+                                          ropekit_plan **plan, int32_t *code) {
+    ropekit_tensor tx = pr_native_view(&b->x, x), tc = pr_native_view(&b->c, c),
+                   ts = pr_native_view(&b->s, s);
+    return ropekit_cann_partial_rotary_plan_create(
+        pr_cann_op(op), k->null_arg == PR_NULL_X ? NULL : &tx,
+        k->null_arg == PR_NULL_COS ? NULL : &tc, k->null_arg == PR_NULL_SIN ? NULL : &ts, k->mode,
+        k->nslice >= 0 ? k->slice : NULL, k->nslice >= 0 ? (uint64_t)k->nslice : 0, plan, code);
+}
+
+/* A refused call through the CANN-rules plan (the NULL workspaceSize and executor of phase
+ * 1 have no counterpart there). */
+static inline bool pr_cann_refuses(enum pr_op op, const struct pr_case *k, const struct pr_built *b,
+                                   aclnnStatus code, const struct pr_message *msg) {
+    if (k->null_arg == PR_NULL_WS || k->null_arg == PR_NULL_EXEC)
+        return true;
+    void *x = k->no_data == PR_NODATA_X ? NULL : b->x.buf;
+    void *c = k->no_data == PR_NODATA_COS ? NULL : b->c.buf;
+    void *s = k->no_data == PR_NODATA_SIN ? NULL : b->s.buf;
+    struct pr_run_data d = {pr_view_data(&b->x, x), pr_view_data(&b->c, c), pr_view_data(&b->s, s)};
+    ropekit_plan *plan = NULL;
+    int32_t plan_code = -1;
+    ropekit_status st = pr_cann_plan(op, k, b, x, c, s, &plan, &plan_code);
+    return pr_cann_agrees(st, plan, plan_code, code, msg, k->no_data != PR_NODATA_NONE, pr_run_plan,
+                          &d, "refused call");
+}
+
 /* Phase 1 must fail with `code`, leave a message containing every needle (a
  * NULL-terminated list, case-insensitive), write neither output, and leave all three
- * buffers byte-identical. */
+ * buffers byte-identical; the CANN-rules plan of the same call must refuse it alike
+ * (pr_cann_agrees). */
 static inline void pr_expect_reject(enum pr_op op, const struct pr_case *k, aclnnStatus code, ...) {
     struct pr_built b;
     pr_build(k, &b);
@@ -202,6 +307,7 @@ static inline void pr_expect_reject(enum pr_op op, const struct pr_case *k, acln
         k->null_arg == PR_NULL_SIN ? NULL : b.s.t, k->mode, b.slice,
         k->null_arg == PR_NULL_WS ? NULL : &ws, k->null_arg == PR_NULL_EXEC ? NULL : &exec);
     const char *msg = aclGetRecentErrMsg();
+    const struct pr_message phase1_msg = pr_message_of(msg);
     bool ok = msg != NULL && strlen(msg) > 0;
     if (st != code) {
         print_error("code %d, want %d; message \"%s\"\n", (int)st, (int)code, msg ? msg : "");
@@ -225,6 +331,8 @@ static inline void pr_expect_reject(enum pr_op op, const struct pr_case *k, acln
     ok &= pr_same(b.s.buf, b.s0, b.s.bytes, "sin storage");
     if (st == ACLNN_SUCCESS && exec != PR_EXEC_SENTINEL)
         aclDestroyAclOpExecutor(exec);
+    ok &= pr_cann_refuses(op, k, &b, st, &phase1_msg);
+    ok &= pr_same(b.x.buf, b.x0, b.x.bytes, "x storage after the CANN-rules plan");
     pr_free(&b);
     if (!ok)
         fail();
@@ -266,6 +374,19 @@ static inline void pr_expect_rotation_on(enum pr_op op, const struct pr_case *k,
     pr_assert_same(b.x.buf, want, b.x.bytes, "x after rotation");
     pr_assert_same(b.c.buf, b.c0, b.c.bytes, "cos storage");
     pr_assert_same(b.s.buf, b.s0, b.s.bytes, "sin storage");
+    /* The CANN-rules plan of the call, run on copies of the storages, writes the same. */
+    void *x = pr_dup(b.x0, b.x.bytes);
+    ropekit_plan *plan = NULL;
+    int32_t code = -1;
+    assert_int_equal(pr_cann_plan(op, k, &b, x, b.c0, b.s0, &plan, &code), ROPEKIT_OK);
+    assert_int_equal(code, 0);
+    assert_int_equal(ropekit_partial_rotary_execute(plan, pr_view_data(&b.x, x),
+                                                    pr_view_data(&b.c, b.c0),
+                                                    pr_view_data(&b.s, b.s0)),
+                     ROPEKIT_OK);
+    pr_assert_same(x, want, b.x.bytes, "x after the CANN-rules plan");
+    ropekit_plan_destroy(plan);
+    free(x);
     free(want);
     pr_free(&b);
 }

@@ -296,6 +296,79 @@ static bool rc_storages_equal(const struct rc_built *b, void *const ref[RC_NS], 
     return ok;
 }
 
+/* The CANN-rules plan (ropekit_cann.h) of the case, its slots over the storages `store`
+ * (indexed by owner slot; NULL: no data). */
+static ropekit_status rc_cann_plan(const struct rc_case *k, const struct rc_built *b,
+                                   void *const store[RC_NS], ropekit_plan **plan, int32_t *code) {
+    ropekit_tensor v[RC_NT];
+    const ropekit_tensor *views[RC_NT];
+    for (int i = 0; i < RC_NT; i++) {
+        void *data = k->no_data == i ? NULL : store[b->owner[i]];
+        v[i] = pr_native_view(&b->t[i], data);
+        views[i] = k->null_arg == i ? NULL : &v[i];
+    }
+    return ropekit_cann_rope_plan_create(
+        k->api == 1 ? ROPEKIT_CANN_ROPE_WITH_SIN_COS_CACHE
+                    : ROPEKIT_CANN_ROPE_WITH_SIN_COS_CACHE_V2,
+        views[RC_POS], views[RC_Q], views[RC_K], views[RC_CACHE], views[RC_QOUT], views[RC_KOUT],
+        k->nsec >= 0 ? k->sec : NULL, k->nsec >= 0 ? (uint64_t)k->nsec : 0, k->head_size, k->neox,
+        k->cache_mode, plan, code);
+}
+
+struct rc_run_data {
+    const struct rc_case *k;
+    const struct rc_built *b;
+    void *const *store;
+};
+
+static ropekit_status rc_run_plan(const ropekit_plan *plan, void *ctx) {
+    const struct rc_run_data *d = ctx;
+    void *p[RC_NT];
+    for (int i = 0; i < RC_NT; i++)
+        p[i] = d->k->no_data == i ? NULL : pr_view_data(&d->b->t[i], d->store[d->b->owner[i]]);
+    return ropekit_rope_execute(plan, p[RC_POS], p[RC_Q], p[RC_K], p[RC_CACHE], p[RC_QOUT],
+                                p[RC_KOUT]);
+}
+
+/* The CANN-rules plan of a case phase 1 answered with (code, msg) agrees with it
+ * (pr_cann_agrees); on the storages themselves, which the caller then checks untouched. */
+static bool rc_cann_refuses(const struct rc_case *k, const struct rc_built *b, aclnnStatus code,
+                            const struct pr_message *msg) {
+    if (k->null_arg == RC_WS || k->null_arg == RC_EXEC)
+        return true; /* phase 1's own outputs */
+    void *store[RC_NS];
+    for (int i = 0; i < RC_NS; i++)
+        store[i] = b->t[i].buf;
+    ropekit_plan *plan = NULL;
+    int32_t plan_code = -1;
+    ropekit_status st = rc_cann_plan(k, b, store, &plan, &plan_code);
+    struct rc_run_data d = {k, b, store};
+    return pr_cann_agrees(st, plan, plan_code, code, msg, k->no_data >= 0, rc_run_plan, &d,
+                          "refused call");
+}
+
+/* The CANN-rules plan of an accepted case, run on copies of the storages as they were
+ * before the aclnn run, writes what the aclnn face wrote. */
+static bool rc_cann_computes(const struct rc_case *k, const struct rc_built *b) {
+    void *store[RC_NS] = {NULL};
+    for (int i = 0; i < RC_NS; i++)
+        if (rc_owns(b, i))
+            store[i] = pr_dup(b->orig[i], b->t[i].bytes);
+    ropekit_plan *plan = NULL;
+    int32_t code = -1;
+    ropekit_status st = rc_cann_plan(k, b, store, &plan, &code);
+    struct rc_run_data d = {k, b, store};
+    bool ok = st == ROPEKIT_OK && code == 0 && rc_run_plan(plan, &d) == ROPEKIT_OK;
+    if (!ok)
+        print_error("line %d, V%d: CANN-rules plan: %d (code %d) \"%s\"\n", rc_line, k->api,
+                    (int)st, (int)code, ropekit_last_error());
+    ok = ok && rc_storages_equal(b, store, "after the CANN-rules plan");
+    ropekit_plan_destroy(plan);
+    for (int i = 0; i < RC_NS; i++)
+        free(store[i]);
+    return ok;
+}
+
 /* Runs phase 1 (must succeed with workspace 0) and phase 2 on `stream` without synchronising. */
 static void rc_launch(const struct rc_case *k, const struct rc_built *b, aclrtStream stream) {
     uint64_t ws = PR_WS_SENTINEL;
@@ -313,7 +386,7 @@ static void rc_launch(const struct rc_case *k, const struct rc_built *b, aclrtSt
 }
 
 /* Phases 1 and 2 succeed, the stream synchronises with 0, the outputs hold the reference
- * results and nothing else changed. */
+ * results and nothing else changed; the CANN-rules plan computes the same. */
 static void rc_expect_ok_built_fn(const struct rc_case *k, struct rc_built *b) {
     rc_snapshot(b);
     void *want[RC_NS];
@@ -325,6 +398,7 @@ static void rc_expect_ok_built_fn(const struct rc_case *k, struct rc_built *b) {
     assert_int_equal(se, ACL_SUCCESS);
     bool ok = rc_storages_equal(b, want, "after the run");
     rc_free_wants(want);
+    ok = ok && rc_cann_computes(k, b);
     if (!ok)
         fail();
 }
@@ -337,7 +411,8 @@ static void rc_expect_ok_fn(const struct rc_case *k) {
 }
 
 /* Phase 1 fails with `code`, the message is non-empty and contains every needle (NULL-ended,
- * case-insensitive), neither output is written and every storage is byte-identical. */
+ * case-insensitive), neither output is written and every storage is byte-identical; the
+ * CANN-rules plan refuses it alike. */
 static void rc_reject_built_v(const struct rc_case *k, struct rc_built *b, aclnnStatus code,
                               va_list ap) {
     rc_snapshot(b);
@@ -345,6 +420,7 @@ static void rc_reject_built_v(const struct rc_case *k, struct rc_built *b, aclnn
     aclOpExecutor *exec = PR_EXEC_SENTINEL;
     aclnnStatus st = rc_phase1(k, b, &ws, &exec);
     const char *msg = aclGetRecentErrMsg();
+    const struct pr_message phase1_msg = pr_message_of(msg);
     bool ok = msg != NULL && strlen(msg) > 0;
     if (!ok)
         print_error("line %d, V%d: empty message\n", rc_line, k->api);
@@ -367,6 +443,11 @@ static void rc_reject_built_v(const struct rc_case *k, struct rc_built *b, aclnn
     ok &= rc_storages_equal(b, b->orig, "after the rejected call");
     if (st == ACLNN_SUCCESS && exec != PR_EXEC_SENTINEL && exec != NULL)
         aclDestroyAclOpExecutor(exec);
+    if (!rc_cann_refuses(k, b, st, &phase1_msg)) {
+        print_error("line %d, V%d: the CANN-rules plan disagrees\n", rc_line, k->api);
+        ok = false;
+    }
+    ok &= rc_storages_equal(b, b->orig, "after the CANN-rules plan");
     if (!ok)
         fail();
 }

@@ -16,11 +16,11 @@
 #include "aclnnop/aclnn_inplace_partial_rotary_mul_grad.h"
 #include "aclnnop/aclnn_rope_with_sin_cos_cache_v2.h"
 #include "ops/check_count.h"
-#include "ops/partial_rotary.h"
-#include "ops/rope.h"
+#include "ops/partial_rotary/partial_rotary.h"
+#include "ops/rope/rope.h"
 #include "ropekit/ropekit.h"
 
-enum { PR = RK_CHECKED_PARTIAL_ROTARY, ROPE = RK_CHECKED_ROPE };
+enum { PR = RK_OP_PARTIAL_ROTARY, ROPE = RK_OP_ROPE };
 
 /* Expected count per rule: `rules` have `n`, every other rule 0. */
 static void expect_counts(int op, int count_of_rules, const int *rules, size_t nrules,
@@ -30,7 +30,7 @@ static void expect_counts(int op, int count_of_rules, const int *rules, size_t n
         for (size_t i = 0; i < nrules; i++)
             if (rules[i] == r)
                 want = (unsigned)count_of_rules;
-        unsigned got = rk_check_count_of((enum rk_checked_op)op, r);
+        unsigned got = rk_check_count_of((enum rk_op_id)op, r);
         if (got != want)
             fail_msg("%s: rule %d checked %u times, expected %u", when, r, got, want);
     }

@@ -107,6 +107,47 @@ def test_read_only_x_and_mixed_cos_sin_types():
         ropekit.partial_rotary(x, cos, cos.astype(np.float16))
 
 
+# ---- the generated ABI module ---------------------------------------------------------
+
+def test_structs_follow_the_generated_layouts():
+    # the package's ctypes structs are the headers' (sizeof and every offset), and the
+    # names of the values are what the loaded library says
+    import ctypes
+
+    from ropekit import _abi, _structs
+    from ropekit._tensor import RopekitTensor
+    from ropekit.rope import _RopeConfig
+    from ropekit.tables import _ScalingStruct
+    for cls, name in ((RopekitTensor, "ropekit_tensor"), (_RopeConfig, "ropekit_rope_config"),
+                      (_ScalingStruct, "ropekit_rope_scaling")):
+        size, fields = _abi.STRUCTS[name]
+        assert ctypes.sizeof(cls) == size
+        assert [(f, getattr(cls, f).offset) for f, _, _ in fields] == \
+            [(f, o) for f, _, o in fields]
+    assert [ropekit.status_name(v) for v in _abi.ropekit_status_names] == \
+        list(_abi.ropekit_status_names.values())
+    assert ropekit.native.ISAS == tuple(_abi.ropekit_isa_names.values())
+    # a layout ctypes does not reproduce is refused when the struct is made
+    size, fields = _abi.STRUCTS["ropekit_tensor"]
+    moved = tuple((f, t, o + 4 if f == "ndim" else o) for f, t, o in fields)
+    with pytest.raises(ImportError, match="ropekit_tensor.ndim at offset 12, the library at 16"):
+        _structs.make("ropekit_tensor", (size, moved))
+    with pytest.raises(ImportError, match=f"{size} bytes, the library {size + 8}"):
+        _structs.make("ropekit_tensor", (size + 8, fields))
+
+
+def test_bf16_conversions_are_the_library_s():
+    import ctypes
+
+    from ropekit._lib import bind
+    one = bind("ropekit_f32_to_bf16", ctypes.c_uint16, [ctypes.c_float])
+    values = np.array([1.00390625, 1.01171875, -3.4e38, 3.4e38, np.inf, 1e-40, -0.0],
+                      np.float32)
+    assert list(ropekit.bf16_from_f32(values)) == [one(float(v)) for v in values]
+    assert ropekit.bf16_from_f32(np.zeros((2, 0, 3))).shape == (2, 0, 3)
+    assert ropekit.bf16_to_f32(np.zeros((3, 2), np.uint16)).shape == (3, 2)
+
+
 # ---- CANN's Python API --------------------------------------------------------------
 
 def test_cann_api_matches_native_face():

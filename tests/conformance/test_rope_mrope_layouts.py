@@ -194,6 +194,6 @@ def test_aclnn_v2_keeps_cann_cache_modes(cache_mode):
     work = rope_cases.clone(inputs)
     res = rope_cases.run_aclnn(2, case, work)
     assert res.workspace == 161002, res
-    assert f"cacheMode = {cache_mode}: must be 0 or 1" in res.message, res
+    assert f"cacheMode = {cache_mode}: must be 0 (sectioned) or 1 (Qwen3-VL)" in res.message, res
     assert work["q"][0].tobytes() == inputs["q"][0].tobytes()
     run_case(rng, case, faces=("native",))

@@ -476,6 +476,26 @@ def test_deepseek_v3_yarn():
         mscale(40, 1.0) / mscale(40, 0.5), rel=1e-15)
 
 
+def test_softmax_scale_and_row_magnitudes():
+    # DeepSeek's softmax factor m(f, mscale_all_dim)^2 for the YaRN types only
+    for kind in ("yarn", "deepseek_yarn"):
+        s = sc(kind, factor=40.0, original_max_position=4096, mscale=0.707, mscale_all_dim=0.5)
+        assert tables.softmax_scale(s) == pytest.approx(mscale(40, 0.5) ** 2, rel=1e-15)
+    for s in (None, sc("linear", factor=4.0), sc("llama3", factor=8.0, mscale_all_dim=1.0)):
+        assert tables.softmax_scale(s) == 1.0
+    with pytest.raises(ropekit.RopekitError, match="ropekit_rope_softmax_scale: YaRN mscale"):
+        tables.softmax_scale(sc("yarn", factor=4.0, mscale_all_dim=-1.0))
+    # a stacked LongRoPE table: short rows, then long rows, each with its set's mscale
+    s = sc("longrope", factor=4.0, original_max_position=8, short_factor=[1.0] * 4,
+           long_factor=[2.0] * 4, longrope_stacked=True, short_mscale=0.9, long_mscale=1.2)
+    cache = ropekit.cos_sin_cache(16, 8, dtype="f64", scaling=s)
+    for row in (0, 7, 8, 15):
+        assert tables.table_magnitude(8, 16, row, s) == (0.9 if row < 8 else 1.2)
+    assert (cache[0, 0], cache[8, 0]) == (0.9, 1.2)  # cos(0) times the magnitude
+    with pytest.raises(ropekit.RopekitError, match="row = 16: must be in"):
+        tables.table_magnitude(8, 16, 16, s)
+
+
 def test_yarn_mscale_needs_both_fields_in_transformers_semantics():
     params = {"type": "yarn", "factor": 8.0, "original_max_position_embeddings": 1024,
               "mscale": 0.707}

@@ -1,12 +1,14 @@
-/* Every partial-rotary kernel the CPU can run is bit-identical to the scalar kernel
- * (the oracle), for every mode, direction and dtype pair, on ragged lengths, several
- * rows, broadcast cos/sin rows and in-place data with NaN/inf/subnormal values. The
- * strided scalar path equals the contiguous one. ISAs the CPU lacks are skipped. */
+/* Every partial-rotary kernel of the kernel list (kernels/kernel_list.h) that the CPU can
+ * run is bit-identical to the scalar kernel (the oracle) of its mode, direction and dtype
+ * pair, on ragged lengths, several rows, broadcast cos/sin rows and in-place data with
+ * NaN/inf/subnormal values; the tables hold exactly the list's rows. The strided scalar
+ * path equals the contiguous one. ISAs the CPU lacks are skipped. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,146 +62,172 @@ static char *run(rk_rot_fn fn, const char *x, size_t xbytes, const struct rk_rot
     return copy;
 }
 
-/* float64 kernels compared so far: the AVX2 set must have them. */
-static int f64_kernels_compared;
+/* The rows of the kernel list, every ISA this build has. */
+struct rot_row {
+    const char *name;
+    rk_rot_fn fn;
+    ropekit_rotary_mode mode;
+    ropekit_direction dir;
+    enum rk_kdtype xd, cd;
+};
+#define ROT_ROW(isa, name, mode, dir, xdt, cdt) {#name, name, mode, dir, xdt, cdt},
+static const struct rot_row rot_rows[] = {RK_ROT_KERNELS(ROT_ROW)};
+#define ROT_ROW_COUNT (sizeof rot_rows / sizeof rot_rows[0])
 
-static void compare_set(const struct rk_kernel_set *set) {
+/* The kernel set whose table holds the row (NULL: none does). */
+static const struct rk_kernel_set *set_of(const struct rot_row *r) {
+    size_t n;
+    const struct rk_kernel_set *sets = rk_kernel_sets(&n);
+    for (size_t i = 0; i < n; i++)
+        if ((*sets[i].rot)[r->mode][r->dir][r->xd][r->cd] == r->fn)
+            return &sets[i];
+    return NULL;
+}
+
+static void fail_on_difference(const char *what, const char *want, const char *got, const char *in,
+                               size_t bytes, size_t xs) {
+    if (memcmp(want, got, bytes) == 0)
+        return;
+    for (size_t b = 0; b < bytes; b += xs)
+        if (memcmp(want + b, got + b, xs)) {
+            uint64_t w = 0, g = 0, v = 0;
+            memcpy(&w, want + b, xs);
+            memcpy(&g, got + b, xs);
+            memcpy(&v, in + b, xs);
+            print_error("element %zu: input %016llx want %016llx got %016llx\n", b / xs,
+                        (unsigned long long)v, (unsigned long long)w, (unsigned long long)g);
+            break;
+        }
+    print_error("%s differs from scalar\n", what);
+    fail();
+}
+
+/* One kernel against the scalar kernel of its row's mode, direction and dtypes. */
+static void compare_kernel(const struct rot_row *r) {
     static const int64_t lens[] = {2,  4,  6,  8,  12,  16,  18,  30,  32, 34,
                                    62, 64, 66, 96, 128, 130, 250, 256, 512};
+    const rk_rot_fn ref = rk_rot_table_scalar[r->mode][r->dir][r->xd][r->cd];
+    const size_t xs = ropekit_dtype_size(dtypes[r->xd]), cs = ropekit_dtype_size(dtypes[r->cd]);
     float *scratch = malloc(4096 * sizeof(float));
-    for (int mode = 0; mode < 4; mode++)
-        for (int dir = 0; dir < 2; dir++)
-            for (int xd = 0; xd < RK_KDT_COUNT; xd++)
-                for (int cd = 0; cd < RK_KDT_COUNT; cd++)
-                    for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
-                        int64_t len = lens[li];
-                        if (mode == 2 && len % 4)
-                            continue;
-                        const rk_rot_fn fn = (*set->rot)[mode][dir][xd][cd];
-                        if (!fn)
-                            continue;
-                        f64_kernels_compared += xd == RK_KDT_F64;
-                        const rk_rot_fn ref = rk_rot_table_scalar[mode][dir][xd][cd];
-                        size_t xs = ropekit_dtype_size(dtypes[xd]);
-                        size_t cs = ropekit_dtype_size(dtypes[cd]);
-                        const int64_t rows = 5, pad = 3; /* row pitch len+pad elements */
-                        size_t xbytes = (size_t)(rows * (len + pad)) * xs;
-                        char *x = malloc(xbytes), *c = malloc((size_t)len * cs * 2),
-                             *s = malloc((size_t)len * cs * 2);
-                        fill(x, xbytes / xs, dtypes[xd]);
-                        fill(c, (size_t)len * 2, dtypes[cd]);
-                        fill(s, (size_t)len * 2, dtypes[cd]);
-                        for (int bcast = 0; bcast < 2; bcast++) {
-                            struct rk_rot_rows a = {
-                                .x = x + xs, /* odd element offset */
-                                .cos = c,
-                                .sin = s,
-                                .rows = bcast ? rows - 1 : 2,
-                                .len = len,
-                                .x_row = (len + pad) * (int64_t)xs,
-                                .c_row = bcast ? 0 : len * (int64_t)cs,
-                                .s_row = bcast ? 0 : len * (int64_t)cs,
-                                .x_col = (int64_t)xs,
-                                .c_col = (int64_t)cs,
-                                .s_col = (int64_t)cs,
-                                .scratch = scratch,
-                                .prefetch = bcast == 1, /* results must not depend on it */
-                            };
-                            char *want = run(ref, x, xbytes, &a, x);
-                            char *got = run(fn, x, xbytes, &a, x);
-                            if (memcmp(want, got, xbytes) != 0) {
-                                for (size_t b = 0; b < xbytes; b += xs)
-                                    if (memcmp(want + b, got + b, xs)) {
-                                        uint64_t w = 0, g = 0, in = 0;
-                                        memcpy(&w, want + b, xs);
-                                        memcpy(&g, got + b, xs);
-                                        memcpy(&in, x + b, xs);
-                                        print_error("element %zu: input %016llx want %016llx got "
-                                                    "%016llx\n",
-                                                    b / xs, (unsigned long long)in,
-                                                    (unsigned long long)w, (unsigned long long)g);
-                                        break;
-                                    }
-                                print_error("set %s mode %d dir %d dtypes %d/%d len %lld "
-                                            "bcast %d differs from scalar\n",
-                                            set->name, mode, dir, xd, cd, (long long)len, bcast);
-                                fail();
-                            }
-                            free(want);
-                            free(got);
-                        }
-                        { /* exact-size rows: a kernel touching one element too many is
-                             caught by the sanitizer build */
-                            size_t ebytes = (size_t)(2 * len) * xs;
-                            char *xe = malloc(ebytes);
-                            fill(xe, (size_t)(2 * len), dtypes[xd]);
-                            struct rk_rot_rows a = {.x = xe,
-                                                    .cos = c,
-                                                    .sin = s,
-                                                    .rows = 2,
-                                                    .len = len,
-                                                    .x_row = len * (int64_t)xs,
-                                                    .c_row = len * (int64_t)cs,
-                                                    .s_row = len * (int64_t)cs,
-                                                    .x_col = (int64_t)xs,
-                                                    .c_col = (int64_t)cs,
-                                                    .s_col = (int64_t)cs,
-                                                    .scratch = scratch,
-                                                    /* requests lines past the end */
-                                                    .prefetch = true};
-                            char *want = run(ref, xe, ebytes, &a, xe);
-                            char *got = run(fn, xe, ebytes, &a, xe);
-                            if (memcmp(want, got, ebytes) != 0) {
-                                print_error("set %s mode %d dir %d dtypes %d/%d len %lld exact "
-                                            "rows differ from scalar\n",
-                                            set->name, mode, dir, xd, cd, (long long)len);
-                                fail();
-                            }
-                            free(want);
-                            free(got);
-                            free(xe);
-                        }
-                        free(x);
-                        free(c);
-                        free(s);
-                    }
+    for (size_t li = 0; li < sizeof lens / sizeof lens[0]; li++) {
+        const int64_t len = lens[li];
+        if (r->mode == ROPEKIT_ROTARY_QUARTER && len % 4)
+            continue;
+        char what[160];
+        const int64_t rows = 5, pad = 3; /* row pitch len+pad elements */
+        size_t xbytes = (size_t)(rows * (len + pad)) * xs;
+        char *x = malloc(xbytes), *c = malloc((size_t)len * cs * 2),
+             *s = malloc((size_t)len * cs * 2);
+        fill(x, xbytes / xs, dtypes[r->xd]);
+        fill(c, (size_t)len * 2, dtypes[r->cd]);
+        fill(s, (size_t)len * 2, dtypes[r->cd]);
+        for (int bcast = 0; bcast < 2; bcast++) {
+            struct rk_rot_rows a = {
+                .x = x + xs, /* odd element offset */
+                .cos = c,
+                .sin = s,
+                .rows = bcast ? rows - 1 : 2,
+                .len = len,
+                .x_row = (len + pad) * (int64_t)xs,
+                .c_row = bcast ? 0 : len * (int64_t)cs,
+                .s_row = bcast ? 0 : len * (int64_t)cs,
+                .x_col = (int64_t)xs,
+                .c_col = (int64_t)cs,
+                .s_col = (int64_t)cs,
+                .scratch = scratch,
+                .prefetch = bcast == 1, /* results must not depend on it */
+            };
+            char *want = run(ref, x, xbytes, &a, x);
+            char *got = run(r->fn, x, xbytes, &a, x);
+            snprintf(what, sizeof what, "%s len %lld bcast %d", r->name, (long long)len, bcast);
+            fail_on_difference(what, want, got, x, xbytes, xs);
+            free(want);
+            free(got);
+        }
+        { /* exact-size rows: a kernel touching one element too many is caught by the
+             sanitizer build */
+            size_t ebytes = (size_t)(2 * len) * xs;
+            char *xe = malloc(ebytes);
+            fill(xe, (size_t)(2 * len), dtypes[r->xd]);
+            struct rk_rot_rows a = {.x = xe,
+                                    .cos = c,
+                                    .sin = s,
+                                    .rows = 2,
+                                    .len = len,
+                                    .x_row = len * (int64_t)xs,
+                                    .c_row = len * (int64_t)cs,
+                                    .s_row = len * (int64_t)cs,
+                                    .x_col = (int64_t)xs,
+                                    .c_col = (int64_t)cs,
+                                    .s_col = (int64_t)cs,
+                                    .scratch = scratch,
+                                    /* requests lines past the end */
+                                    .prefetch = true};
+            char *want = run(ref, xe, ebytes, &a, xe);
+            char *got = run(r->fn, xe, ebytes, &a, xe);
+            snprintf(what, sizeof what, "%s len %lld exact rows", r->name, (long long)len);
+            fail_on_difference(what, want, got, xe, ebytes, xs);
+            free(want);
+            free(got);
+            free(xe);
+        }
+        free(x);
+        free(c);
+        free(s);
+    }
     free(scratch);
+}
+
+/* Each row is in the table of one kernel set, at its own index, and the tables hold
+ * nothing else. */
+static void test_tables_are_the_list(void **state) {
+    (void)state;
+    for (size_t i = 0; i < ROT_ROW_COUNT; i++)
+        if (!set_of(&rot_rows[i])) {
+            print_error("%s is in no table at its index\n", rot_rows[i].name);
+            fail();
+        }
+    size_t n, entries = 0;
+    const struct rk_kernel_set *sets = rk_kernel_sets(&n);
+    for (size_t i = 0; i < n; i++)
+        for (int m = 0; m < RK_ROT_MODE_COUNT; m++)
+            for (int d = 0; d < RK_DIRECTION_COUNT; d++)
+                for (int x = 0; x < RK_KDT_COUNT; x++)
+                    for (int c = 0; c < RK_KDT_COUNT; c++)
+                        entries += (*sets[i].rot)[m][d][x][c] != NULL;
+    assert_int_equal(entries, ROT_ROW_COUNT);
 }
 
 static void test_scalar_is_complete(void **state) {
     (void)state;
-    for (int m = 0; m < 4; m++)
-        for (int d = 0; d < 2; d++)
-            for (int x = 0; x < 3; x++)
-                for (int c = 0; c < 3; c++)
-                    assert_non_null(rk_rot_table_scalar[m][d][x][c]);
-    /* float64 pairs with float64 only (the AVX2 set has it too; the AVX-512 sets fall
-     * back to AVX2's) */
-    for (int m = 0; m < 4; m++)
-        for (int d = 0; d < 2; d++)
-            for (int k = 0; k < RK_KDT_COUNT; k++) {
-                assert_true((rk_rot_table_scalar[m][d][RK_KDT_F64][k] != NULL) ==
-                            (k == RK_KDT_F64));
-                assert_true((rk_rot_table_scalar[m][d][k][RK_KDT_F64] != NULL) ==
-                            (k == RK_KDT_F64));
-            }
+    for (int m = 0; m < RK_ROT_MODE_COUNT; m++)
+        for (int d = 0; d < RK_DIRECTION_COUNT; d++) {
+            for (int x = 0; x < RK_KDT_COUNT; x++)
+                for (int c = 0; c < RK_KDT_COUNT; c++)
+                    /* float64 pairs with float64 only (the AVX2 set has it too; the
+                     * AVX-512 sets fall back to AVX2's) */
+                    assert_true((rk_rot_table_scalar[m][d][x][c] != NULL) ==
+                                ((x == RK_KDT_F64) == (c == RK_KDT_F64)));
+        }
 }
 
-/* Every SIMD kernel set this CPU supports (each AVX-512 variant, AVX2), whatever the
- * dispatch would pick. */
-static void test_simd_sets_match_scalar(void **state) {
+/* Every SIMD kernel of the list whose set this CPU supports, whatever the dispatch would
+ * pick. */
+static void test_simd_kernels_match_scalar(void **state) {
     (void)state;
-    size_t n;
-    const struct rk_kernel_set *sets = rk_kernel_sets(&n);
-    int tested = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (sets[i].isa == ROPEKIT_ISA_SCALAR || !rk_kernel_set_supported(&sets[i]))
+    int tested = 0, f64_tested = 0, avx2_tested = 0;
+    for (size_t i = 0; i < ROT_ROW_COUNT; i++) {
+        const struct rk_kernel_set *set = set_of(&rot_rows[i]);
+        if (set->isa == ROPEKIT_ISA_SCALAR || !rk_kernel_set_supported(set))
             continue;
-        compare_set(&sets[i]);
+        compare_kernel(&rot_rows[i]);
         tested++;
-        if (sets[i].isa == ROPEKIT_ISA_AVX2)
-            assert_true(f64_kernels_compared > 0);
+        f64_tested += rot_rows[i].xd == RK_KDT_F64;
+        avx2_tested += set->isa == ROPEKIT_ISA_AVX2;
     }
+    /* the AVX2 set must have float64 kernels */
+    if (avx2_tested)
+        assert_true(f64_tested > 0);
     if (tested == 0)
         skip();
 }
@@ -208,8 +236,8 @@ static void test_simd_sets_match_scalar(void **state) {
 static void test_strided_equals_packed(void **state) {
     (void)state;
     float scratch[64];
-    for (int mode = 0; mode < 4; mode++)
-        for (int dir = 0; dir < 2; dir++) {
+    for (int mode = 0; mode < RK_ROT_MODE_COUNT; mode++)
+        for (int dir = 0; dir < RK_DIRECTION_COUNT; dir++) {
             const int64_t len = 16;
             float packed[16], strided[48], c[16], s[16];
             for (int i = 0; i < len; i++) {
@@ -227,10 +255,10 @@ static void test_strided_equals_packed(void **state) {
                                     .c_col = 4,
                                     .s_col = 4,
                                     .scratch = scratch};
-            rk_rot_table_scalar[mode][dir][0][0](&a);
+            rk_rot_table_scalar[mode][dir][RK_KDT_F32][RK_KDT_F32](&a);
             a.x = (char *)strided;
             a.x_col = 12;
-            rk_rot_table_scalar[mode][dir][0][0](&a);
+            rk_rot_table_scalar[mode][dir][RK_KDT_F32][RK_KDT_F32](&a);
             for (int i = 0; i < len; i++) {
                 assert_memory_equal(&packed[i], &strided[3 * i], 4);
                 assert_true(strided[3 * i + 1] == -1.0f && strided[3 * i + 2] == -1.0f);
@@ -240,9 +268,10 @@ static void test_strided_equals_packed(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tables_are_the_list),
         cmocka_unit_test(test_scalar_is_complete),
         cmocka_unit_test(test_strided_equals_packed),
-        cmocka_unit_test(test_simd_sets_match_scalar),
+        cmocka_unit_test(test_simd_kernels_match_scalar),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

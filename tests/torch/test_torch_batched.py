@@ -130,20 +130,23 @@ def _error_inputs():
     return pos, q, k, make((M, ROT), torch.float32, 27)
 
 
+# The library's messages (the op named in place of its C function's), and its statuses as
+# exceptions: every broken rule here is ROPEKIT_INVALID_ARGUMENT, a ValueError.
 ERRORS = [
     ("key batch", lambda p, q, k, c: (p, q, k[:1], c, {}), ValueError,
-     "must have query's [batch, seq] = [2, 5]"),
-    ("key seq", lambda p, q, k, c: (p, q, k[:, :4], c, {}), ValueError, "in dims 0 and 1"),
+     "keyIn shape[0] = 1: must equal queryIn shape[0] = 2 (token dims [B, S])"),
+    ("key seq", lambda p, q, k, c: (p, q, k[:, :4], c, {}), ValueError,
+     "keyIn shape[1] = 4: must equal queryIn shape[1] = 5"),
     ("query rank for [B, S]", lambda p, q, k, c: (p, q.reshape(B * S, -1), None, c, {}),
-     ValueError, "must be 3-D [batch, seq, heads * head_size]"),
+     ValueError, "queryIn shape = [10,128]: must be 3-D [B, S, H*headSize] or 4-D"),
     ("positions rank 3", lambda p, q, k, c: (p[..., None], q, k, c, {}), ValueError,
-     "must be [tokens] or [batch, seq] (rope)"),
+     "positions shape = [2,5,1]: must be [T] or [B, S] for rope"),
     ("positions seq", lambda p, q, k, c: (p[:, :4], q[:, :5], k, c, {}), ValueError,
-     "positions shape = [2, 4]"),
-    ("offsets float", lambda p, q, k, c: (p, q, k, c, dict(offsets=p.float())), TypeError,
-     "offsets dtype"),
+     "positions shape = [2,4]: must be [2,5]"),
+    ("offsets float", lambda p, q, k, c: (p, q, k, c, dict(offsets=p.float())), ValueError,
+     "offsets dtype = 0: must be int64"),
     ("offsets shape", lambda p, q, k, c: (p, q, k, c, dict(offsets=p[:, 0])), ValueError,
-     "offsets shape = [2]: must be [2, 5]"),
+     "offsets shape = [2]: must be [2,5], the token dims of positions"),
     ("offsets not a tensor", lambda p, q, k, c: (p, q, k, c, dict(offsets=[1, 2])),
      (TypeError, RuntimeError), "offsets"),
 ]
@@ -156,6 +159,8 @@ def test_argument_errors(what, make_args, exc, text):
     with pytest.raises(exc) as info:
         ops.rope_with_sin_cos_cache(pos, q, k, cache, HS, True, **kw)
     assert text in str(info.value), str(info.value)
+    if exc is ValueError:
+        assert str(info.value).startswith("ropekit.rope_with_sin_cos_cache: "), str(info.value)
     assert_unchanged(before, pos, q, k, cache)
 
 

@@ -35,7 +35,7 @@ def test_cpp_and_python_kernels_agree():
 
 
 def test_fallback_keeps_exception_types():
-    with pytest.raises(TypeError, match="float64 goes with float64 only"):
+    with pytest.raises(ValueError, match="float64 goes with float64 only"):
         ops.partial_rotary_mul(torch.zeros(1, 1, 1, 8, dtype=torch.float64),
                                torch.zeros(1, 1, 1, 8), torch.zeros(1, 1, 1, 8),
                                partial_slice=[0, 8])

@@ -111,18 +111,19 @@ def test_rope_values(neox, sections, cache_mode):
 
 
 def test_float64_pairs_with_float64_only():
+    # the library's rule and message; its status, ROPEKIT_INVALID_ARGUMENT, is a ValueError
     x, c, s = _pr(50)
     x = x.detach()
-    for args, piece in (((x, c.float(), s.float()), "r1 dtype = torch.float32"),
-                        ((x.float(), c, s), "r1 dtype = torch.float64")):
-        with pytest.raises(TypeError, match="float64 goes with float64 only") as info:
+    for args, piece in (((x, c.float(), s.float()), "(x, cos) dtypes = (f64, f32)"),
+                        ((x.float(), c, s), "(x, cos) dtypes = (f32, f64)")):
+        with pytest.raises(ValueError, match="float64 goes with float64 only") as info:
             ops.partial_rotary_mul(*args, partial_slice=[2, 10])
         assert piece in str(info.value)
     pos, q, k, cache = _rope_inputs(51, None)
     q, k = q.detach(), k.detach()
-    for args, piece in (((q, k, cache.float()), "cos_sin_cache dtype = torch.float32"),
-                        ((q.float(), k.float(), cache), "cos_sin_cache dtype = torch.float64")):
-        with pytest.raises(TypeError, match="float64 goes with float64 only") as info:
+    for args, piece in (((q, k, cache.float()), "cosSinCache dtype = f32"),
+                        ((q.float(), k.float(), cache), "cosSinCache dtype = f64")):
+        with pytest.raises(ValueError, match="float64 goes with float64 only") as info:
             ops.rope_with_sin_cos_cache(pos, *args, 16, True)
         assert piece in str(info.value)
 

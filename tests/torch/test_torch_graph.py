@@ -199,3 +199,72 @@ def test_torchscript_trace_and_script():
     pos, q, _, cache = _rope_inputs(False)
     assert torch.equal(g(pos, q, cache), ops.rope_with_sin_cos_cache(pos, q, None, cache, 32,
                                                                      True)[0])
+
+
+# ---- dynamic shapes: the fake kernels validate with the sizes' hints, adding no guard ----
+
+
+class DynamicModel(torch.nn.Module):
+    """A partial rotary over [T, 16] rows and a rope over T tokens."""
+
+    def forward(self, x, c, pos, q, k, cache):
+        y = ops.partial_rotary_mul(x, c, c, rotary_mode="half", partial_slice=[4, 12])
+        qo, ko = ops.rope_with_sin_cos_cache(pos, q, k, cache, 32, True)
+        return y, qo, ko
+
+
+def _dynamic_inputs(t, k_tokens=None, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    return (torch.randn(t, 16, generator=g), torch.randn(t, 8, generator=g),
+            torch.randint(0, 8, (t,), generator=g), torch.randn(t, 4 * 32, generator=g),
+            torch.randn(t if k_tokens is None else k_tokens, 2 * 32, generator=g),
+            torch.randn(8, 16, generator=g))
+
+
+def test_dynamic_compile_checks_without_guards():
+    from torch._dynamo.testing import CompileCounter
+    torch._dynamo.reset()
+    counter = CompileCounter()
+    m = DynamicModel()
+    compiled = torch.compile(m, fullgraph=True, dynamic=True, backend=counter)
+    for t in (3, 5, 9):
+        inputs = _dynamic_inputs(t, seed=t)
+        for a, b in zip(compiled(*inputs), m(*inputs)):
+            assert torch.equal(a, b)
+    assert counter.frame_count == 1  # one graph for every token count: nothing specialized
+    # a size that breaks a rule is refused while tracing, with the eager message
+    with pytest.raises(ValueError) as eager:
+        m(*_dynamic_inputs(4, k_tokens=3))
+    with pytest.raises(Exception) as traced:
+        compiled(*_dynamic_inputs(4, k_tokens=3))
+    assert repr(eager.value) in str(traced.value)
+
+
+def test_export_with_dynamic_tokens():
+    m = DynamicModel()
+    t, tk = torch.export.Dim("t", min=2), torch.export.Dim("tk", min=2)
+    shapes = ({0: t}, {0: t}, {0: t}, {0: t}, {0: tk}, None)
+    ep = torch.export.export(m, _dynamic_inputs(5), dynamic_shapes=shapes)
+    for n in (3, 11):
+        inputs = _dynamic_inputs(n, seed=n)
+        for a, b in zip(ep.module()(*inputs), m(*inputs)):
+            assert torch.equal(a, b)
+    # query and key tokens stay independent dims (the fake kernel guarded nothing); the CPU
+    # kernel refuses a mismatch when the program runs, with the library's message
+    with pytest.raises(ValueError, match=r"ropekit.rope_with_sin_cos_cache: keyIn shape\[0\] = 3: "
+                                         r"must equal queryIn's numTokens 4"):
+        ep.module()(*_dynamic_inputs(4, k_tokens=3))
+
+
+def test_data_dependent_sizes_are_checked_when_run():
+    # sizes without a hint (from nonzero) cannot be described to the library: the fake
+    # kernel lets the call pass and gives outputs of those sizes
+    from torch._subclasses.fake_tensor import FakeTensorMode
+    from torch.fx.experimental.symbolic_shapes import ShapeEnv
+    with FakeTensorMode(shape_env=ShapeEnv()):
+        n = torch.nonzero(torch.randn(10)).shape[0]
+        x, c = torch.empty(n, 16), torch.empty(n, 8)
+        assert ops.partial_rotary_mul(x, c, c, partial_slice=[0, 8]).shape == (n, 16)
+        pos, q = torch.zeros(n, dtype=torch.long), torch.empty(n, 64)
+        qo, ko = ops.rope_with_sin_cos_cache(pos, q, None, torch.empty(8, 16), 32, True)
+        assert qo.shape == (n, 64) and ko is None

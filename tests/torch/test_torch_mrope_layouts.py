@@ -141,7 +141,7 @@ def test_invalid_sections_write_nothing(sections, mode, words):
     with pytest.raises(ValueError, match=words.replace("(", r"\(").replace(")", r"\)")):
         ops.rope_with_sin_cos_cache(pos, q, None, cache, 24, True, mrope_section=sections,
                                     cache_mode=mode)
-    with pytest.raises(ValueError, match=f"cache_mode {mode}"):
+    with pytest.raises(ValueError, match=f"cacheMode = {mode} with"):
         rt.MRotaryEmbedding(24, 24, 8, 10000.0, True, mrope_section=sections,
                             cache_mode=mode)(pos, q, None)
     assert_unchanged(before, q)

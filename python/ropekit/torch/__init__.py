@@ -14,6 +14,7 @@ import os as _os
 
 import torch as _torch
 
+from .. import _abi
 from . import _ops
 from ..tables import cache_from_sin_cos
 from ._extension import extension_loaded, load_extension
@@ -47,7 +48,7 @@ def partial_rotary_mul(x, r1, r2, *, rotary_mode="interleave", partial_slice=Non
 
 
 def rope_with_sin_cos_cache(positions, query, key, cos_sin_cache, head_size, is_neox=True, *,
-                            mrope_section=None, cache_mode=0):
+                            mrope_section=None, cache_mode=_abi.ROPEKIT_MROPE_SECTIONED):
     """RopeWithSinCosCache(V2): rotated (query, key) from a [max_position, rotary_dim]
     cos/sin cache indexed by positions ([T] for rope, [sections, T] for mrope)."""
     return ops.rope_with_sin_cos_cache(positions, query, key, cos_sin_cache, head_size,

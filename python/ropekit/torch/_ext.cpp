@@ -5,8 +5,8 @@
 //
 // The kernels hand the tensors' memory and strides to the library, which validates
 // everything before writing. Whatever they do not take (int32 positions, an unknown mode
-// string) and every failure goes to the Python kernel of the op, which checks the
-// arguments and raises the exception with its message.
+// string) and every failure goes to the Python kernel of the op, which converts the
+// arguments, calls the library again and raises its message as the op's exception.
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
 #include <torch/csrc/Exceptions.h>
@@ -15,6 +15,8 @@
 
 #include <atomic>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "ropekit/ropekit.h"
 
@@ -97,15 +99,13 @@ template <typename... Args> py::object python_kernel(const char *name, Args &&..
     }
 }
 
+// The rotary modes by the library's names (ropekit._types.MODES, given to init).
+std::vector<std::pair<std::string, int>> *mode_names = nullptr;
+
 int mode_of(const std::string &mode) {
-    if (mode == "half")
-        return ROPEKIT_ROTARY_HALF;
-    if (mode == "interleave")
-        return ROPEKIT_ROTARY_INTERLEAVE;
-    if (mode == "quarter")
-        return ROPEKIT_ROTARY_QUARTER;
-    if (mode == "interleave-half")
-        return ROPEKIT_ROTARY_INTERLEAVE_HALF;
+    for (const auto &named : *mode_names)
+        if (named.first == mode)
+            return named.second;
     return -1;
 }
 
@@ -251,7 +251,10 @@ void torch_parallel_for(void *, int64_t tasks, int, ropekit_task_fn task, void *
 }
 
 void init(uintptr_t rope_fn, uintptr_t partial_rotary_fn, uintptr_t set_num_threads_fn,
-          uintptr_t set_parallel_for_fn, py::object kernels) {
+          uintptr_t set_parallel_for_fn, py::object kernels, py::dict modes) {
+    mode_names = new std::vector<std::pair<std::string, int>>();
+    for (const auto &item : modes)
+        mode_names->emplace_back(item.first.cast<std::string>(), item.second.cast<int>());
     api.rope = reinterpret_cast<decltype(api.rope)>(rope_fn);
     api.partial_rotary = reinterpret_cast<decltype(api.partial_rotary)>(partial_rotary_fn);
     api.set_num_threads = reinterpret_cast<decltype(api.set_num_threads)>(set_num_threads_fn);

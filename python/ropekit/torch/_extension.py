@@ -7,6 +7,7 @@ import os
 
 from .. import _lib
 from .. import native as _np_native
+from .._types import MODES
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 _loaded = None
@@ -44,7 +45,7 @@ def load_extension(verbose=False):
                                 verbose=verbose)
     module.init(_address("ropekit_rope"), _address("ropekit_partial_rotary"),
                 _address("ropekit_set_num_threads"), _address("ropekit_set_parallel_for"),
-                _ops.CPU_KERNELS)
+                _ops.CPU_KERNELS, dict(MODES))
     module.follow_torch(not _np_native.threads_set_by_user()
                         and not os.environ.get("ROPEKIT_NUM_THREADS"))
     _np_native.on_threads_set(lambda by_user: module.follow_torch(not by_user))

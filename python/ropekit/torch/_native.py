@@ -1,53 +1,96 @@
-"""Calls into libropekit's native API on torch tensors' own memory and strides."""
+"""Calls into libropekit's native API on torch tensors. The CPU kernels run the library's
+one-shot calls on the tensors' own memory and strides; the fake kernels describe their
+fake or meta tensors without data (shapes, strides, dtypes) and ask the library's plan
+creation, which checks exactly what the one-shot calls check before they touch data, in
+the same order. Either way a failure raises the library's message with the op's name in
+place of the C function's: "ropekit.<op>: <param> = <value>: <rule>"."""
 import ctypes
 import os
 import threading
 
 import torch
 
+from .. import _abi
 from .. import native as _np_native
 from .._lib import RopekitError, bind
-from .._tensor import RopekitTensor
+from .._tensor import MAX_DIMS, RopekitTensor
 from ..rope import _config, _RopeConfig
+from ._args import concrete
 
 _TP = ctypes.POINTER(RopekitTensor)
-_partial_rotary = bind("ropekit_partial_rotary", ctypes.c_int,
-                       [_TP, _TP, _TP, ctypes.c_int, ctypes.c_int64, ctypes.c_int64,
-                        ctypes.c_int])
-_rope = bind("ropekit_rope", ctypes.c_int,
-             [_TP, _TP, _TP, _TP, _TP, _TP, ctypes.POINTER(_RopeConfig)])
+_CP = ctypes.POINTER(_RopeConfig)
+_PLAN = ctypes.POINTER(ctypes.c_void_p)
+_PR_ARGS = [_TP, _TP, _TP, ctypes.c_int, ctypes.c_int64, ctypes.c_int64, ctypes.c_int]
+_partial_rotary = bind("ropekit_partial_rotary", ctypes.c_int, _PR_ARGS)
+_partial_rotary_plan = bind("ropekit_partial_rotary_plan_create", ctypes.c_int,
+                            _PR_ARGS + [_PLAN])
+_rope = bind("ropekit_rope", ctypes.c_int, [_TP] * 6 + [_CP])
+_rope_plan = bind("ropekit_rope_plan_create", ctypes.c_int, [_TP] * 6 + [_CP, _PLAN])
+_plan_destroy = bind("ropekit_plan_destroy", None, [ctypes.c_void_p])
 _set_num_threads = bind("ropekit_set_num_threads", ctypes.c_int, [ctypes.c_int])
 
-# ropekit_dtype of each torch dtype the library takes.
-DTYPES = {torch.float32: 0, torch.float16: 1, torch.bfloat16: 27, torch.float64: 11,
-          torch.int64: 9}
+# The number the library is given for each torch dtype: its ropekit_dtype for the types it
+# takes, else the aclDataType number (ropekit_dtype's values are CANN's), so that the
+# library itself refuses, say, an int32 x; ACL_DT_UNDEFINED for a type with no number.
+_ACL_NAMES = {"int32": "ACL_INT32", "int16": "ACL_INT16", "int8": "ACL_INT8",
+              "uint8": "ACL_UINT8", "uint16": "ACL_UINT16", "uint32": "ACL_UINT32",
+              "uint64": "ACL_UINT64", "bool": "ACL_BOOL", "complex32": "ACL_COMPLEX32",
+              "complex64": "ACL_COMPLEX64", "complex128": "ACL_COMPLEX128",
+              "float8_e5m2": "ACL_FLOAT8_E5M2", "float8_e4m3fn": "ACL_FLOAT8_E4M3FN",
+              "float8_e8m0fnu": "ACL_FLOAT8_E8M0"}
+DTYPES = {torch.float32: _abi.ROPEKIT_F32, torch.float16: _abi.ROPEKIT_F16,
+          torch.bfloat16: _abi.ROPEKIT_BF16, torch.float64: _abi.ROPEKIT_F64,
+          torch.int64: _abi.ROPEKIT_I64,
+          **{getattr(torch, t): getattr(_abi, a) for t, a in _ACL_NAMES.items()
+             if hasattr(torch, t)}}
 # ropekit_status -> the exception torch users expect for it.
-_ERRORS = {1: ValueError, 2: ValueError, 3: NotImplementedError, 4: IndexError,
-           5: MemoryError}
+_ERRORS = {_abi.ROPEKIT_NULL_POINTER: ValueError, _abi.ROPEKIT_INVALID_ARGUMENT: ValueError,
+           _abi.ROPEKIT_UNSUPPORTED: NotImplementedError, _abi.ROPEKIT_OUT_OF_RANGE: IndexError,
+           _abi.ROPEKIT_NO_MEMORY: MemoryError}
+_FORWARD, _BACKWARD = _abi.ROPEKIT_FORWARD, _abi.ROPEKIT_BACKWARD
+_NEOX, _GPTJ = _abi.ROPEKIT_ROPE_NEOX, _abi.ROPEKIT_ROPE_GPTJ
 
 
 def describe(t):
     """A RopekitTensor over tensor t's memory: data pointer (storage offset included),
-    dtype, shape and strides in elements. The caller keeps t alive during the call."""
+    dtype, shape and strides in elements. The caller keeps t alive during the call. A
+    rank above the library's limit is described as such (the library refuses it)."""
     r = RopekitTensor()
     r.data = t.data_ptr()
-    r.dtype = DTYPES[t.dtype]
+    r.dtype = DTYPES.get(t.dtype, _abi.ACL_DT_UNDEFINED)
     n = t.dim()
     r.ndim = n
-    if n:
-        r.shape[:n] = t.shape
-        r.strides[:n] = t.stride()
+    k = min(n, MAX_DIMS)
+    if k:
+        r.shape[:k] = t.shape[:k]
+        r.strides[:k] = t.stride()[:k]
     return r
 
 
-def _raise(status, api):
-    """Raises the library's failure as the exception class torch users expect."""
+def describe_layout(t):
+    """A RopekitTensor of t's layout only (data NULL), for fake and meta tensors whose sizes
+    may be symbolic: their hints are used, without a guard. None when a size has no hint
+    (data-dependent): the CPU kernel checks such a call when it runs."""
+    r = RopekitTensor()
+    r.dtype = DTYPES.get(t.dtype, _abi.ACL_DT_UNDEFINED)
+    n = t.dim()
+    r.ndim = n
+    for k in range(min(n, MAX_DIMS)):
+        size, stride = concrete(t.shape[k]), concrete(t.stride()[k])
+        if size is None or stride is None:
+            return None
+        r.shape[k], r.strides[k] = size, stride
+    return r
+
+
+def _raise(status, api, op):
+    """Raises the library's failure as the exception class torch users expect, the op named
+    where the library names its C function."""
     detail = _np_native.last_error()
-    # the library's message usually names the function already
-    message = detail if detail.startswith(f"{api}:") else f"{api}: {detail}"
+    prefix = f"{api}: "
+    message = f"ropekit.{op}: {detail[len(prefix):] if detail.startswith(prefix) else detail}"
     cls = _ERRORS.get(int(status), RuntimeError)
-    err = cls(message)
-    raise err from RopekitError(status, message, api)
+    raise cls(message) from RopekitError(status, detail, api, _np_native.status_name(status))
 
 
 # Threads follow torch.get_num_threads() unless the user set ropekit's own count
@@ -67,9 +110,11 @@ def _sync_threads():
         _synced_threads = n
 
 
-# Prepared calls: the argument checks run once per layout (dtypes, shapes, strides, the
-# op's scalars); later calls with the same layout only set the data pointers of the
+# Prepared calls: the argument conversion runs once per layout (dtypes, shapes, strides,
+# the op's scalars); later calls with the same layout only set the data pointers of the
 # ctypes descriptors made then. Per thread, as the descriptors are rewritten per call.
+# The library validates every call (the rules are its own); a failed call prepares nothing
+# new but raises its message each time.
 _MAX_PREPARED = 256
 _local = threading.local()
 
@@ -97,40 +142,69 @@ def _bind(descs, tensors):
             d.data = t.data_ptr()
 
 
-def partial_rotary_(op_key, x, r1, r2, check, backward):
-    """Rotates x[..., start:end] in place (ropekit_partial_rotary). check() validates the
-    arguments and returns (mode id, start, end, no-op); it runs once per layout. Returns
-    whether anything was written."""
+# ---- InplacePartialRotaryMul ----
+
+
+def partial_rotary_(op, op_key, x, r1, r2, convert, backward):
+    """Rotates x[..., start:end] in place (ropekit_partial_rotary). convert() turns the
+    op's arguments into (mode id, start, end); it runs once per layout."""
 
     def make():
-        mode, start, end, noop = check()
+        mode, start, end = convert()
         descs = (describe(x), describe(r1), describe(r2))
-        return descs, tuple(ctypes.byref(d) for d in descs), (mode, start, end, int(backward)), noop
+        args = (mode, start, end, _BACKWARD if backward else _FORWARD)
+        return descs, tuple(ctypes.byref(d) for d in descs), args
 
-    descs, refs, args, noop = _prepared(("pr", backward, op_key, _layout(x), _layout(r1),
-                                         _layout(r2)), make)
-    if noop:
-        return False
+    descs, refs, args = _prepared(("pr", backward, op_key, _layout(x), _layout(r1),
+                                   _layout(r2)), make)
     _bind(descs, (x, r1, r2))
     _sync_threads()
     status = _partial_rotary(*refs, *args)
     if status:
-        _raise(status, "ropekit_partial_rotary")
-    return True
+        _raise(status, "ropekit_partial_rotary", op)
 
 
-def rope(op_key, positions, q_in, k_in, cache, q_out, k_out, check, offsets=None):
+def check_partial_rotary(op, x, r1, r2, mode, start, end, backward):
+    """The fake kernel's validation: ropekit_partial_rotary_plan_create on the layouts of
+    x, r1, r2 (the plan is destroyed at once)."""
+    descs = tuple(describe_layout(t) for t in (x, r1, r2))
+    start, end = concrete(start), concrete(end)
+    if None in descs or start is None or end is None:
+        return
+    plan = ctypes.c_void_p()
+    status = _partial_rotary_plan(*(ctypes.byref(d) for d in descs), mode, start, end,
+                                  _BACKWARD if backward else _FORWARD, ctypes.byref(plan))
+    if status:
+        _raise(status, "ropekit_partial_rotary_plan_create", op)
+    _plan_destroy(plan)
+
+
+# ---- RopeWithSinCosCache ----
+
+
+def _rope_config(head_size, is_neox, sections, cache_mode, offsets):
+    """(config, keep-alive) of the library's rope config; None when a value has no hint."""
+    head_size, cache_mode = concrete(head_size), concrete(cache_mode)
+    if sections is not None:
+        sections = [concrete(s) for s in sections]
+    if head_size is None or cache_mode is None or (sections and None in sections):
+        return None
+    cfg, keep = _config(head_size, _NEOX if is_neox else _GPTJ, sections, cache_mode)
+    if offsets is not None:
+        cfg.offsets = ctypes.pointer(offsets)
+    return cfg, (keep, offsets)
+
+
+def rope(op, op_key, positions, q_in, k_in, cache, q_out, k_out, convert, offsets=None):
     """ropekit_rope: q_out/k_out may be q_in/k_in (in place); k_in None: query only;
-    offsets None: none. check() validates the arguments and returns (head_size, is_neox,
+    offsets None: none. convert() turns the op's scalars into (head_size, is_neox,
     sections, cache_mode); it runs once per layout."""
     tensors = (positions, q_in, k_in, cache, q_out, k_out, offsets)
 
     def make():
-        head_size, is_neox, sections, cache_mode = check()
-        cfg, keep = _config(head_size, 0 if is_neox else 1, sections, cache_mode)
+        head_size, is_neox, sections, cache_mode = convert()
         descs = tuple(None if t is None else describe(t) for t in tensors)
-        if descs[6] is not None:
-            cfg.offsets = ctypes.pointer(descs[6])
+        cfg, keep = _rope_config(head_size, is_neox, sections, cache_mode, descs[6])
         refs = tuple(None if d is None else ctypes.byref(d) for d in descs[:6])
         return descs, refs + (ctypes.byref(cfg),), (cfg, keep)
 
@@ -143,4 +217,24 @@ def rope(op_key, positions, q_in, k_in, cache, q_out, k_out, check, offsets=None
     _sync_threads()
     status = _rope(*refs)
     if status:
-        _raise(status, "ropekit_rope")
+        _raise(status, "ropekit_rope", op)
+
+
+def check_rope(op, positions, q_in, k_in, cache, q_out, k_out, head_size, is_neox, sections,
+               cache_mode, offsets=None):
+    """The fake kernel's validation (and the backward's, before it negates the cache):
+    ropekit_rope_plan_create on the tensors' layouts (the plan is destroyed at once)."""
+    descs = tuple(None if t is None else describe_layout(t)
+                  for t in (positions, q_in, k_in, cache, q_out, k_out, offsets))
+    if any(d is None and t is not None for d, t in
+           zip(descs, (positions, q_in, k_in, cache, q_out, k_out, offsets))):
+        return
+    config = _rope_config(head_size, is_neox, sections, cache_mode, descs[6])
+    if config is None:
+        return
+    plan = ctypes.c_void_p()
+    status = _rope_plan(*(None if d is None else ctypes.byref(d) for d in descs[:6]),
+                        ctypes.byref(config[0]), ctypes.byref(plan))
+    if status:
+        _raise(status, "ropekit_rope_plan_create", op)
+    _plan_destroy(plan)

@@ -1,8 +1,10 @@
 """The torch.ops.ropekit custom ops: schemas, kernels, fake kernels and autograd.
 
-Each op has one kernel for every device (it checks the arguments, so a tensor on another
+Each op has one kernel for every device (it converts the arguments, so a tensor on another
 device gets a message naming it, then calls libropekit on the tensors' own memory and
-strides), a fake kernel with the same checks for graph capture, and autograd:
+strides; the library validates the call), a fake kernel for graph capture that asks the
+library to validate the same call on the tensors' layouts (the same rules, the same
+messages: _native), and autograd:
 - functional ops register their backward with torch.library.register_autograd; the
   backward of a rotation is the opposite rotation, itself differentiable (double
   backward);
@@ -14,15 +16,17 @@ import weakref
 
 import torch
 
-from . import _checks, _native
+from .. import _abi
+from . import _args, _native
 
 _LIB = torch.library.Library("ropekit", "DEF")
 
 _PR_ARGS = 'Tensor r1, Tensor r2, *, str rotary_mode="interleave", int[2] partial_slice=[0, 0]'
 # offsets is positional with a default (callers pass offsets=...): register_autograd
 # refuses keyword-only tensors.
+_SECTIONED = _abi.ROPEKIT_MROPE_SECTIONED
 _ROPE_ARGS = ("int head_size, bool is_neox, Tensor? offsets=None, *, int[]? mrope_section=None, "
-              "int cache_mode=0")
+              f"int cache_mode={_SECTIONED}")
 SCHEMAS = {
     "inplace_partial_rotary_mul": f"(Tensor(a!) x, {_PR_ARGS}) -> ()",
     "inplace_partial_rotary_mul_backward": f"(Tensor(a!) grad_output, {_PR_ARGS}) -> ()",
@@ -77,12 +81,20 @@ def _written(*tensors):
 
 
 def _rotate_(op, x, r1, r2, rotary_mode, partial_slice, backward, x_name):
-    def check():
-        return _checks.partial_rotary(op, x, r1, r2, rotary_mode, partial_slice, x_name)
+    def convert():
+        return _args.partial_rotary(op, x, r1, r2, rotary_mode, partial_slice, x_name,
+                                    _args.CPU_DEVICES)
 
     key = (op, rotary_mode, tuple(partial_slice))
-    if _native.partial_rotary_(key, x, r1, r2, check, backward):
-        _written(x)
+    _native.partial_rotary_(op, key, x, r1, r2, convert, backward)
+    _written(x)
+
+
+def _check_rotate(op, x, r1, r2, rotary_mode, partial_slice, backward, x_name):
+    """The fake kernels: the CPU kernel's conversion, then the library's validation."""
+    mode, start, end = _args.partial_rotary(op, x, r1, r2, rotary_mode, partial_slice, x_name,
+                                            _args.FAKE_DEVICES)
+    _native.check_partial_rotary(op, x, r1, r2, mode, start, end, backward)
 
 
 def _define_partial_rotary(name, backward, x_name, inverse_name):
@@ -94,19 +106,21 @@ def _define_partial_rotary(name, backward, x_name, inverse_name):
 
     @_fake(inplace)
     def _(x, r1, r2, *, rotary_mode="interleave", partial_slice=(0, 0)):
-        _checks.partial_rotary(inplace, x, r1, r2, rotary_mode, partial_slice, x_name)
+        _check_rotate(inplace, x, r1, r2, rotary_mode, partial_slice, backward, x_name)
 
     @_impl(name)
     def _(x, r1, r2, *, rotary_mode="interleave", partial_slice=(0, 0)):
-        _checks.partial_rotary(name, x, r1, r2, rotary_mode, partial_slice, x_name)
-        out = x.clone()
+        _args.tensor(name, x_name, x, _args.CPU_DEVICES)
+        out = x.clone()  # the layout the fake kernel validates: empty_like(x)'s
         _rotate_(name, out, r1, r2, rotary_mode, partial_slice, backward, x_name)
         return out
 
     @_fake(name)
     def _(x, r1, r2, *, rotary_mode="interleave", partial_slice=(0, 0)):
-        _checks.partial_rotary(name, x, r1, r2, rotary_mode, partial_slice, x_name)
-        return torch.empty_like(x)
+        _args.tensor(name, x_name, x, _args.FAKE_DEVICES)
+        out = torch.empty_like(x)
+        _check_rotate(name, out, r1, r2, rotary_mode, partial_slice, backward, x_name)
+        return out
 
     def setup_context(ctx, inputs, output, keyword_only_inputs=None):
         kw = keyword_only_inputs or {}
@@ -157,36 +171,42 @@ def _negated_sin(cache):
     return _negated["value"]
 
 
-def _int64(t):
-    """int32 positions and offsets are accepted and widened (the library reads int64)."""
-    return t.to(torch.int64) if t is not None and t.dtype == torch.int32 else t
-
-
 def _rope_run(op, positions, query, key, cache, head_size, is_neox, mrope_section, cache_mode,
               q_out, k_out, names, offsets=None):
-    def check():
-        sections = _checks.rope(op, positions, query, key, cache, head_size, is_neox,
-                                mrope_section, cache_mode, *names, offsets=offsets)
-        return head_size, is_neox, sections, cache_mode
+    def convert():
+        return _args.rope(op, positions, query, key, cache, head_size, is_neox, mrope_section,
+                          cache_mode, offsets, names, _args.CPU_DEVICES)
 
-    # types too: True == 1, but only a bool is_neox and an int head_size pass the checks
-    op_key = (op, type(head_size), head_size, type(is_neox), is_neox, cache_mode,
-              tuple(mrope_section) if mrope_section else None, positions.dtype,
-              None if offsets is None else offsets.dtype)
-    _native.rope(op_key, _int64(positions), query, key, cache, q_out, k_out, check,
-                 _int64(offsets))
+    # types too: True == 1, but only a bool is_neox and an int head_size pass conversion
+    op_key = (op, type(head_size), head_size, type(is_neox), is_neox, type(cache_mode),
+              cache_mode, tuple(mrope_section) if mrope_section is not None else None,
+              positions.dtype, None if offsets is None else offsets.dtype)
+    _native.rope(op, op_key, _args.int64(positions), query, key, cache, q_out, k_out, convert,
+                 _args.int64(offsets))
+
+
+def _check_rope(op, positions, query, key, cache, head_size, is_neox, mrope_section, cache_mode,
+                q_out, k_out, names, offsets, devices):
+    """The fake kernels (and the backward before it negates the cache): the CPU kernel's
+    conversion, then the library's validation of the call it makes."""
+    head_size, is_neox, sections, cache_mode = _args.rope(
+        op, positions, query, key, cache, head_size, is_neox, mrope_section, cache_mode, offsets,
+        names, devices)
+    _native.check_rope(op, _args.int64(positions), query, key, cache, q_out, k_out, head_size,
+                       is_neox, sections, cache_mode, _args.int64(offsets))
 
 
 def _define_rope(name, backward, names):
     @_impl(name)
     def _(positions, query, key, cos_sin_cache, head_size, is_neox, offsets=None, *,
-          mrope_section=None, cache_mode=0):
+          mrope_section=None, cache_mode=_SECTIONED):
         q_out = torch.empty_like(query)
         k_out = torch.empty_like(key) if key is not None else None
         cache = cos_sin_cache
-        if backward:  # the checks first: a bad cache must not be cloned
-            _checks.rope(name, positions, query, key, cos_sin_cache, head_size, is_neox,
-                         mrope_section, cache_mode, *names, offsets=offsets)
+        if backward:  # validated first: a bad cache must not be cloned
+            _check_rope(name, positions, query, key, cos_sin_cache, head_size, is_neox,
+                        mrope_section, cache_mode, q_out, k_out, names, offsets,
+                        _args.CPU_DEVICES)
             cache = _negated_sin(cos_sin_cache)
         _rope_run(name, positions, query, key, cache, head_size, is_neox, mrope_section,
                   cache_mode, q_out, k_out, names, offsets)
@@ -194,10 +214,12 @@ def _define_rope(name, backward, names):
 
     @_fake(name)
     def _(positions, query, key, cos_sin_cache, head_size, is_neox, offsets=None, *,
-          mrope_section=None, cache_mode=0):
-        _checks.rope(name, positions, query, key, cos_sin_cache, head_size, is_neox,
-                     mrope_section, cache_mode, *names, offsets=offsets)
-        return torch.empty_like(query), torch.empty_like(key) if key is not None else None
+          mrope_section=None, cache_mode=_SECTIONED):
+        q_out = torch.empty_like(query)
+        k_out = torch.empty_like(key) if key is not None else None
+        _check_rope(name, positions, query, key, cos_sin_cache, head_size, is_neox,
+                    mrope_section, cache_mode, q_out, k_out, names, offsets, _args.FAKE_DEVICES)
+        return q_out, k_out
 
     inverse = "rope_with_sin_cos_cache" if backward else "rope_with_sin_cos_cache_backward"
 
@@ -207,7 +229,8 @@ def _define_rope(name, backward, names):
         offsets = inputs[6] if len(inputs) > 6 else None
         ctx.save_for_backward(positions, cache, offsets)
         ctx.args = (head_size, is_neox)
-        ctx.kw = {"mrope_section": kw.get("mrope_section"), "cache_mode": kw.get("cache_mode", 0)}
+        ctx.kw = {"mrope_section": kw.get("mrope_section"),
+                  "cache_mode": kw.get("cache_mode", _SECTIONED)}
 
     def grad(ctx, grad_query, grad_key):
         positions, cache, offsets = ctx.saved_tensors
@@ -229,14 +252,14 @@ _define_rope("rope_with_sin_cos_cache_backward", True, ("grad_query", "grad_key"
 @_impl("rotary_embedding")
 def _(positions, query, key, head_size, cos_sin_cache, is_neox):
     _rope_run("rotary_embedding", positions, query, key, cos_sin_cache, head_size, is_neox, None,
-              0, query, key, ("query", "key"))
+              _SECTIONED, query, key, ("query", "key"))
     _written(query, key)
 
 
 @_fake("rotary_embedding")
 def _(positions, query, key, head_size, cos_sin_cache, is_neox):
-    _checks.rope("rotary_embedding", positions, query, key, cos_sin_cache, head_size, is_neox,
-                 None, 0)
+    _check_rope("rotary_embedding", positions, query, key, cos_sin_cache, head_size, is_neox,
+                None, _SECTIONED, query, key, ("query", "key"), None, _args.FAKE_DEVICES)
 
 
 @torch.library.impl("ropekit::rotary_embedding", "Autograd", lib=_LIB)

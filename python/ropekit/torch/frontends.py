@@ -1,6 +1,7 @@
 """Thin front-ends with the signatures of other libraries' RoPE entry points, over
 torch.ops.ropekit (docs/torch.md maps each one to its original)."""
-from ._checks import _fail
+from .. import _abi
+from ._args import fail as _fail
 from ._ops import ops
 
 
@@ -20,8 +21,10 @@ def apply_rope_with_cos_sin_cache_inplace(positions, query, key, head_size, cos_
     ops.rotary_embedding(positions, query, key, head_size, cos_sin_cache, bool(is_neox))
 
 
+# torch_npu's names: rotary_mode -> is_neox (NeoX pairs the halves, GPT-J interleaves),
+# cache_mode -> ropekit_rope_cache_mode
 _ROTARY_MODES = {"half": True, "interleave": False}
-_CACHE_MODES = {"default": 0, "interleave": 1}
+_CACHE_MODES = {"default": _abi.ROPEKIT_MROPE_SECTIONED, "interleave": _abi.ROPEKIT_MROPE_QWEN3_VL}
 
 
 def npu_mrope(positions, query, key, cos_sin_cache, head_size, *, mrope_section=None,

@@ -3,13 +3,20 @@ builders (ropekit.cos_sin_cache) and the rotation from torch.ops.ropekit."""
 import numpy as np
 import torch
 
-from .. import tables, vision
-from ._checks import CACHE_MODES as _CACHE_MODES
-from ._checks import _fail
+from .. import _abi, _types, tables, vision
+from ._args import fail as _fail
+from ._native import DTYPES as _DTYPES
 from ._ops import ops
 
-_TORCH_TO_NAME = {torch.float32: "f32", torch.float16: "f16", torch.bfloat16: "bf16",
-                  torch.float64: "f64"}
+# the library's name ("f32", "f16", "bf16", "f64") of each torch dtype a table may have
+_TORCH_TO_NAME = {t: _types.NAMES[_DTYPES[t]] for t in (torch.float32, torch.float16,
+                                                        torch.bfloat16, torch.float64)}
+# ropekit_rope_cache_mode values, each with its enumerator's name ("sectioned", "qwen3_vl",
+# "ernie_vl", "pangu_vl")
+_CACHE_MODES = {value: name[len("ROPEKIT_MROPE_"):].lower()
+                for name, value in _abi.ropekit_rope_cache_mode.items()}
+_CACHE_MODE_LIST = " or ".join(", ".join(f"{v} ({n})" for v, n in _CACHE_MODES.items())
+                               .rsplit(", ", 1))
 
 
 def scaling_from_config(rope_scaling, max_position):
@@ -135,10 +142,12 @@ class MRotaryEmbedding(RotaryEmbedding):
                        cfg.get("mrope_interleaved", False))
         if cache_mode is None:
             pangu = tables.rope_type_of(cfg) == "openpangu"
-            cache_mode = 3 if pangu else 1 if interleaved else 0
+            cache_mode = (_abi.ROPEKIT_MROPE_PANGU_VL if pangu else
+                          _abi.ROPEKIT_MROPE_QWEN3_VL if interleaved else
+                          _abi.ROPEKIT_MROPE_SECTIONED)
         if cache_mode not in _CACHE_MODES or isinstance(cache_mode, bool):
             _fail(ValueError, "MRotaryEmbedding", f"cache_mode = {cache_mode!r}",
-                  "must be 0 (sectioned), 1 (Qwen3-VL), 2 (ERNIE-4.5-VL) or 3 (openPangu-VL)")
+                  f"must be {_CACHE_MODE_LIST}")
         self.cache_mode = cache_mode
 
     def forward(self, positions, query, key=None, offsets=None):

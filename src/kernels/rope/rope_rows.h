@@ -21,23 +21,27 @@
 
 #define RK_ROPE_HOIST_MAX 512
 
-/* The functions the including ISA provides. */
+/* The functions the including ISA provides: its pair loops (simd/pairs_avx2.h,
+ * simd/pairs_avx512.h), which rope runs with shared coefficients (NeoX heads as
+ * rotate-half pairs, GPT-J heads as interleaved ones, always forward), and its own
+ * widening. */
 #define rkv_rope_hoist_wanted RKV(rope_hoist_wanted)
 #define rkv_rope_widen RKV(rope_widen)
-#define rkv_rope_neox_head RKV(rope_neox_head)
-#define rkv_rope_gptj_head RKV(rope_gptj_head)
-#define rkv_rope_gptj_head_dup RKV(rope_gptj_head_dup)
+#define rkv_half_pairs RKV(half_pairs)
+#define rkv_interleave_pairs RKV(interleave_pairs)
+#define rkv_interleave_signed RKV(interleave_signed)
 #if defined(RKV_ROPE_BF16_SPLIT)
 #define rkv_split_to_f32 RKV(split_to_f32)
-#define rkv_rope_neox_bf16_head RKV(rope_neox_bf16_head)
-#define rkv_rope_gptj_bf16_head RKV(rope_gptj_bf16_head)
+#define rkv_half_bf16_pairs RKV(half_bf16_pairs)
+#define rkv_interleave_bf16_pairs RKV(interleave_bf16_pairs)
 #endif
 
-RK_INLINE void RKV(rope_rows)(const struct rk_rope_rows *a, int gptj, enum rk_kdtype xdt,
-                              enum rk_kdtype cdt) {
+RK_INLINE void RKV(rope_rows)(const struct rk_rope_rows *a, enum rk_rope_style style,
+                              enum rk_kdtype xdt, enum rk_kdtype cdt) {
     const int64_t h = a->half, xs = RK_SIZE(xdt);
+    const int gptj = style == RK_ROPE_GPTJ;
     const int hoist =
-        a->heads > 1 && h <= RK_ROPE_HOIST_MAX && rkv_rope_hoist_wanted(gptj, xdt, cdt);
+        a->heads > 1 && h <= RK_ROPE_HOIST_MAX && rkv_rope_hoist_wanted(style, xdt, cdt);
     _Alignas(RKV_HOIST_ALIGN) float cf[2 * RK_ROPE_HOIST_MAX];
     _Alignas(RKV_HOIST_ALIGN) float sf[2 * RK_ROPE_HOIST_MAX];
 #if defined(RKV_ROPE_BF16_SPLIT)
@@ -67,22 +71,25 @@ RK_INLINE void RKV(rope_rows)(const struct rk_rope_rows *a, int gptj, enum rk_kd
             if (out != in)
                 rk_prefetch_row(out, a->out_head, ahead, used);
         }
+        const enum rk_coeffs sh = RK_COEFFS_SHARED;
+        const ropekit_direction fwd = ROPEKIT_FORWARD;
         if (hoist && split && gptj) {
 #if defined(RKV_ROPE_BF16_SPLIT)
-            rkv_rope_gptj_bf16_head(in, out, cf, sf, h);
+            rkv_interleave_bf16_pairs(in, out, a->cos, a->sin, cf, sf, 2 * h, sh, fwd, cdt);
 #endif
         } else if (hoist && split) {
 #if defined(RKV_ROPE_BF16_SPLIT)
-            rkv_rope_neox_bf16_head(in, out, cf, sf, h);
+            rkv_half_bf16_pairs(in, out, a->cos, a->sin, cf, sf, h, 0, sh, fwd, cdt);
 #endif
         } else if (hoist && gptj)
-            rkv_rope_gptj_head_dup(in, out, cf, sf, h, xdt);
+            rkv_interleave_signed(in, out, cf, sf, a->cos, a->sin, h, sh, fwd, xdt, cdt);
         else if (hoist)
-            rkv_rope_neox_head(in, out, (const char *)cf, (const char *)sf, h, xdt, RK_KDT_F32);
+            rkv_half_pairs(in, out, (const char *)cf, (const char *)sf, h, sh, fwd, xdt,
+                           RK_KDT_F32);
         else if (gptj)
-            rkv_rope_gptj_head(in, out, a->cos, a->sin, h, xdt, cdt);
+            rkv_interleave_pairs(in, out, a->cos, a->sin, h, sh, fwd, xdt, cdt);
         else
-            rkv_rope_neox_head(in, out, a->cos, a->sin, h, xdt, cdt);
+            rkv_half_pairs(in, out, a->cos, a->sin, h, sh, fwd, xdt, cdt);
         if (out != in && a->head_size > 2 * h)
             memcpy(out + 2 * h * xs, in + 2 * h * xs, (size_t)((a->head_size - 2 * h) * xs));
     }

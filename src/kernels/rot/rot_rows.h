@@ -20,34 +20,38 @@
 
 #define RK_ROT_HOIST_MAX 1024
 
-/* The functions the including ISA provides. */
+/* The functions the including ISA provides: its pair loops (simd/pairs_avx2.h,
+ * simd/pairs_avx512.h), which partial rotary runs with per-member coefficients, and its
+ * own widening and interleave-half. */
 #define rkv_rot_hoist_wanted RKV(rot_hoist_wanted)
 #define rkv_widen_row RKV(widen_row)
-#define rkv_rot_half_block RKV(rot_half_block)
-#define rkv_rot_interleave_row RKV(rot_interleave_row)
-#define rkv_rot_interleave_row_signed RKV(rot_interleave_row_signed)
+#define rkv_half_pairs RKV(half_pairs)
+#define rkv_interleave_pairs RKV(interleave_pairs)
+#define rkv_interleave_signed RKV(interleave_signed)
 #define rkv_rot_ihalf_row RKV(rot_ihalf_row)
 #if defined(RKV_ROT_BF16_SPLIT)
 #define rkv_split_run RKV(split_run)
-#define rkv_rot_half_bf16 RKV(rot_half_bf16)
-#define rkv_rot_interleave_bf16_row RKV(rot_interleave_bf16_row)
+#define rkv_half_bf16_pairs RKV(half_bf16_pairs)
+#define rkv_interleave_bf16_pairs RKV(interleave_bf16_pairs)
 #endif
 
-/* mode: 0 half, 1 interleave, 2 quarter, 3 interleave-half. */
-RK_INLINE void RKV(rot_rows)(const struct rk_rot_rows *a, int mode, int backward,
-                             enum rk_kdtype xdt, enum rk_kdtype cdt) {
+RK_INLINE void RKV(rot_rows)(const struct rk_rot_rows *a, ropekit_rotary_mode mode,
+                             ropekit_direction dir, enum rk_kdtype xdt, enum rk_kdtype cdt) {
     const int64_t len = a->len, xs = RK_SIZE(xdt);
 #if defined(RKV_ROT_BF16_SPLIT)
-    const int split = xdt == RK_KDT_BF16 && mode != 3;
+    const int split = xdt == RK_KDT_BF16 && mode != ROPEKIT_ROTARY_INTERLEAVE_HALF;
 #else
     const int split = 0;
 #endif
     const int hoist = a->rows > 1 && a->c_row == 0 && a->s_row == 0 && len <= RK_ROT_HOIST_MAX &&
-                      rkv_rot_hoist_wanted(mode, backward, split, xdt, cdt);
+                      rkv_rot_hoist_wanted(mode, dir, split, xdt, cdt);
 #if defined(RKV_ROT_BF16_SPLIT)
     /* Split coefficients: the row's runs (interleave 1 of len, half 2 of len / 2,
      * quarter 4 of len / 4), each at a multiple of its length rounded up to 32. */
-    const int64_t runs = mode == 1 ? 1 : mode == 2 ? 4 : 2, run = len / runs;
+    const int64_t runs = mode == ROPEKIT_ROTARY_INTERLEAVE ? 1
+                         : mode == ROPEKIT_ROTARY_QUARTER  ? 4
+                                                           : 2;
+    const int64_t run = len / runs;
     const int64_t run32 = (run + 31) / 32 * 32, cs_in = RK_SIZE(cdt);
 #endif
     _Alignas(RKV_HOIST_ALIGN) float cf[RK_ROT_HOIST_MAX];
@@ -61,7 +65,7 @@ RK_INLINE void RKV(rot_rows)(const struct rk_rot_rows *a, int mode, int backward
 #endif
     } else if (hoist) {
         rkv_widen_row(a->cos, cf, len, 0, cdt);
-        rkv_widen_row(a->sin, sf, len, mode == 1, cdt);
+        rkv_widen_row(a->sin, sf, len, mode == ROPEKIT_ROTARY_INTERLEAVE, cdt);
     }
     const enum rk_kdtype kdt = hoist && !split ? RK_KDT_F32 : cdt;
     const int64_t cs = RK_SIZE(kdt);
@@ -76,32 +80,34 @@ RK_INLINE void RKV(rot_rows)(const struct rk_rot_rows *a, int mode, int backward
         const char *c = hoist ? (const char *)cf : a->cos + row * a->c_row;
         const char *s = hoist ? (const char *)sf : a->sin + row * a->s_row;
 #if defined(RKV_ROT_BF16_SPLIT)
-        if (split && mode == 1) {
-            rkv_rot_interleave_bf16_row(x, c, s, hc, hs, len, backward, cdt);
+        if (split && mode == ROPEKIT_ROTARY_INTERLEAVE) {
+            rkv_interleave_bf16_pairs(x, x, c, s, hc, hs, len, RK_COEFFS_PER_MEMBER, dir, cdt);
             continue;
         }
         if (split) { /* half: one rotate-half of run; quarter: two */
             for (int64_t part = 0; part < runs / 2; part++) {
-                rkv_rot_half_bf16(x + 2 * part * run * xs, c + 2 * part * run * cs,
-                                  s + 2 * part * run * cs, hc ? hc + 2 * part * run32 : NULL,
-                                  hs ? hs + 2 * part * run32 : NULL, run, run32, backward, cdt);
+                rkv_half_bf16_pairs(
+                    x + 2 * part * run * xs, x + 2 * part * run * xs, c + 2 * part * run * cs,
+                    s + 2 * part * run * cs, hc ? hc + 2 * part * run32 : NULL,
+                    hs ? hs + 2 * part * run32 : NULL, run, run32, RK_COEFFS_PER_MEMBER, dir, cdt);
             }
             continue;
         }
 #endif
-        if (mode == 0) {
-            rkv_rot_half_block(x, c, s, len / 2, backward, xdt, kdt);
-        } else if (mode == 1 && hoist) {
-            rkv_rot_interleave_row_signed(x, cf, sf, a->cos, a->sin, len, backward, xdt, cdt);
-        } else if (mode == 1) {
-            rkv_rot_interleave_row(x, c, s, len, backward, xdt, kdt);
-        } else if (mode == 2) {
+        if (mode == ROPEKIT_ROTARY_HALF) {
+            rkv_half_pairs(x, x, c, s, len / 2, RK_COEFFS_PER_MEMBER, dir, xdt, kdt);
+        } else if (mode == ROPEKIT_ROTARY_INTERLEAVE && hoist) {
+            rkv_interleave_signed(x, x, cf, sf, a->cos, a->sin, len / 2, RK_COEFFS_PER_MEMBER, dir,
+                                  xdt, cdt);
+        } else if (mode == ROPEKIT_ROTARY_INTERLEAVE) {
+            rkv_interleave_pairs(x, x, c, s, len / 2, RK_COEFFS_PER_MEMBER, dir, xdt, kdt);
+        } else if (mode == ROPEKIT_ROTARY_QUARTER) {
             const int64_t q = len / 4;
-            rkv_rot_half_block(x, c, s, q, backward, xdt, kdt);
-            rkv_rot_half_block(x + 2 * q * xs, c + 2 * q * cs, s + 2 * q * cs, q, backward, xdt,
-                               kdt);
+            rkv_half_pairs(x, x, c, s, q, RK_COEFFS_PER_MEMBER, dir, xdt, kdt);
+            rkv_half_pairs(x + 2 * q * xs, x + 2 * q * xs, c + 2 * q * cs, s + 2 * q * cs, q,
+                           RK_COEFFS_PER_MEMBER, dir, xdt, kdt);
         } else {
-            rkv_rot_ihalf_row(x, c, s, len, a->scratch, backward, xdt, kdt);
+            rkv_rot_ihalf_row(x, c, s, len, a->scratch, dir, xdt, kdt);
         }
     }
 }

@@ -23,33 +23,19 @@ RK_INLINE void rk256d_store(char *p, __m256d v) {
                      _mm256_blendv_pd(v, nan, _mm256_cmp_pd(v, v, _CMP_UNORD_Q)));
 }
 
-/* The pair formulas of simd/elem.h, four pairs at once. */
-RK_INLINE void rk256d_pair_forward(__m256d a, __m256d b, __m256d cp, __m256d sp, __m256d cr,
-                                   __m256d sr, __m256d *oa, __m256d *ob) {
-    __m256d ac = _mm256_mul_pd(a, cp), bs = _mm256_mul_pd(b, sp);
-    __m256d bc = _mm256_mul_pd(b, cr), as = _mm256_mul_pd(a, sr);
-    *oa = _mm256_sub_pd(ac, bs);
-    *ob = _mm256_add_pd(bc, as);
-}
-
-RK_INLINE void rk256d_pair_backward(__m256d a, __m256d b, __m256d cp, __m256d sp, __m256d cr,
-                                    __m256d sr, __m256d *oa, __m256d *ob) {
-    __m256d ac = _mm256_mul_pd(a, cp), bs = _mm256_mul_pd(b, sr);
-    __m256d bc = _mm256_mul_pd(b, cr), as = _mm256_mul_pd(a, sp);
-    *oa = _mm256_add_pd(ac, bs);
-    *ob = _mm256_sub_pd(bc, as);
-}
+/* The pair formulas (simd/elem.h), four pairs at once. */
+RK_DEFINE_PAIR_FORMULAS(__m256d, rk256d_pair_forward, rk256d_pair_backward, rk256d_pair)
 
 /* (v0 v1 v2 v3) -> (v1 v0 v3 v2). */
 RK_INLINE __m256d rk256d_swap_pairs(__m256d v) {
     return _mm256_permute_pd(v, 0x5);
 }
 
-/* Interleaved pairs of four elements, forward: even v[p]c[p] - v[r]s[p], odd
- * v[r]c[r] + v[p]s[r]; backward: even g[p]c[p] + g[r]s[r], odd g[r]c[r] - g[p]s[p]. */
-RK_INLINE __m256d rk256d_rotate_pairs(__m256d v, __m256d c, __m256d s, int backward) {
+/* Interleaved pairs of four elements, the formulas of RK_DEFINE_ROTATE_PAIRS
+ * (simd/elem.h) with vaddsubpd and a blend for the mixed add/subtracts. */
+RK_INLINE __m256d rk256d_rotate_pairs(__m256d v, __m256d c, __m256d s, ropekit_direction dir) {
     const __m256d p1 = _mm256_mul_pd(v, c);
-    if (!backward)
+    if (dir == ROPEKIT_FORWARD)
         return _mm256_addsub_pd(p1, _mm256_mul_pd(rk256d_swap_pairs(v), s));
     const __m256d p2 = rk256d_swap_pairs(_mm256_mul_pd(v, s));
     return _mm256_blend_pd(_mm256_add_pd(p1, p2), _mm256_sub_pd(p1, p2), 0xa);

@@ -92,41 +92,8 @@ RK_INLINE void rk256_store_bf16_split(char *p, __m256 even, __m256 odd) {
     _mm256_storeu_si256((__m256i *)(void *)p, _mm256_or_si256(lo, hi));
 }
 
-/* Forward pair (SPEC §3.3): oa = a*cp - b*sp, ob = b*cr + a*sr. */
-RK_INLINE void rk256_pair_forward(__m256 a, __m256 b, __m256 cp, __m256 sp, __m256 cr, __m256 sr,
-                                  __m256 *oa, __m256 *ob) {
-    __m256 ac = _mm256_mul_ps(a, cp), bs = _mm256_mul_ps(b, sp);
-    __m256 bc = _mm256_mul_ps(b, cr), as = _mm256_mul_ps(a, sr);
-    *oa = _mm256_sub_ps(ac, bs);
-    *ob = _mm256_add_ps(bc, as);
-}
-
-/* Backward pair (SPEC §4.2): oa = a*cp + b*sr, ob = b*cr - a*sp. */
-RK_INLINE void rk256_pair_backward(__m256 a, __m256 b, __m256 cp, __m256 sp, __m256 cr, __m256 sr,
-                                   __m256 *oa, __m256 *ob) {
-    __m256 ac = _mm256_mul_ps(a, cp), bs = _mm256_mul_ps(b, sr);
-    __m256 bc = _mm256_mul_ps(b, cr), as = _mm256_mul_ps(a, sp);
-    *oa = _mm256_add_ps(ac, bs);
-    *ob = _mm256_sub_ps(bc, as);
-}
-
-/* One pair through the scalar helpers, for row tails: the elements at xa/xb are read,
- * rotated with coefficients cp/sp (position of a) and cr/sr (position of b), and
- * written to oa/ob, exactly as the scalar kernels do it. */
-RK_INLINE void rk256_pair_scalar(const char *xa, const char *xb, char *oa, char *ob, const char *cp,
-                                 const char *sp, const char *cr, const char *sr, int backward,
-                                 enum rk_kdtype xdt, enum rk_kdtype cdt) {
-    float a = rk_load_elem(xa, xdt), b = rk_load_elem(xb, xdt);
-    float vcp = rk_load_elem(cp, cdt), vsp = rk_load_elem(sp, cdt);
-    float vcr = rk_load_elem(cr, cdt), vsr = rk_load_elem(sr, cdt);
-    float ra, rb;
-    if (backward)
-        rk_pair_backward(a, b, vcp, vsp, vcr, vsr, &ra, &rb);
-    else
-        rk_pair_forward(a, b, vcp, vsp, vcr, vsr, &ra, &rb);
-    rk_store_elem(oa, ra, xdt);
-    rk_store_elem(ob, rb, xdt);
-}
+/* The pair formulas (simd/elem.h), eight pairs at once. */
+RK_DEFINE_PAIR_FORMULAS(__m256, rk256_pair_forward, rk256_pair_backward, rk256_pair)
 
 /* Swaps adjacent lanes: (v0 v1 v2 v3 ..) -> (v1 v0 v3 v2 ..). */
 RK_INLINE __m256 rk256_swap_pairs(__m256 v) {
@@ -142,6 +109,10 @@ RK_INLINE __m256 rk256_sub_even_add_odd(__m256 a, __m256 b) {
 RK_INLINE __m256 rk256_add_even_sub_odd(__m256 a, __m256 b) {
     return _mm256_blend_ps(_mm256_add_ps(a, b), _mm256_sub_ps(a, b), 0xaa);
 }
+
+/* Four interleaved pairs (simd/elem.h). */
+RK_DEFINE_ROTATE_PAIRS(__m256, rk256_rotate_pairs, rk256_swap_pairs, rk256_sub_even_add_odd,
+                       rk256_add_even_sub_odd)
 
 /* Splits 16 interleaved values (lo = v0..v7, hi = v8..v15) into evens and odds. */
 RK_INLINE void rk256_deinterleave(__m256 lo, __m256 hi, __m256 *even, __m256 *odd) {

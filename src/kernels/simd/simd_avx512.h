@@ -16,14 +16,6 @@
 #include "kernels/rot_kernel.h"
 #include "kernels/simd/elem.h"
 
-/* The same sources build two kernel sets: plain AVX-512 and, compiled with
- * RK512_HW_BF16 and -mavx512bf16, one that narrows to bf16 with vcvtneps2bf16. */
-#if defined(RK512_HW_BF16)
-#define RK512_NAME(base) base##__avx512bf16
-#else
-#define RK512_NAME(base) base##__avx512
-#endif
-
 /* Lanes [0, n) of a 16-lane vector (n <= 0: none, n >= 16: all). */
 RK_INLINE __mmask16 rk512_mask(int64_t n) {
     return n >= 16 ? (__mmask16)0xffff : n <= 0 ? (__mmask16)0 : (__mmask16)((1u << n) - 1u);
@@ -173,23 +165,8 @@ RK_INLINE void rk512_store_bf16_split(char *p, __m512 even, __m512 odd, __mmask3
         _mm512_mask_storeu_epi16(p, w, packed);
 }
 
-/* Forward pair (SPEC §3.3): oa = a*cp - b*sp, ob = b*cr + a*sr. */
-RK_INLINE void rk512_pair_forward(__m512 a, __m512 b, __m512 cp, __m512 sp, __m512 cr, __m512 sr,
-                                  __m512 *oa, __m512 *ob) {
-    __m512 ac = _mm512_mul_ps(a, cp), bs = _mm512_mul_ps(b, sp);
-    __m512 bc = _mm512_mul_ps(b, cr), as = _mm512_mul_ps(a, sr);
-    *oa = _mm512_sub_ps(ac, bs);
-    *ob = _mm512_add_ps(bc, as);
-}
-
-/* Backward pair (SPEC §4.2): oa = a*cp + b*sr, ob = b*cr - a*sp. */
-RK_INLINE void rk512_pair_backward(__m512 a, __m512 b, __m512 cp, __m512 sp, __m512 cr, __m512 sr,
-                                   __m512 *oa, __m512 *ob) {
-    __m512 ac = _mm512_mul_ps(a, cp), bs = _mm512_mul_ps(b, sr);
-    __m512 bc = _mm512_mul_ps(b, cr), as = _mm512_mul_ps(a, sp);
-    *oa = _mm512_add_ps(ac, bs);
-    *ob = _mm512_sub_ps(bc, as);
-}
+/* The pair formulas (simd/elem.h), sixteen pairs at once. */
+RK_DEFINE_PAIR_FORMULAS(__m512, rk512_pair_forward, rk512_pair_backward, rk512_pair)
 
 /* Swaps adjacent lanes: (v0 v1 v2 v3 ..) -> (v1 v0 v3 v2 ..). */
 RK_INLINE __m512 rk512_swap_pairs(__m512 v) {
@@ -205,6 +182,10 @@ RK_INLINE __m512 rk512_sub_even_add_odd(__m512 a, __m512 b) {
 RK_INLINE __m512 rk512_add_even_sub_odd(__m512 a, __m512 b) {
     return _mm512_mask_sub_ps(_mm512_add_ps(a, b), (__mmask16)0xaaaa, a, b);
 }
+
+/* Eight interleaved pairs (simd/elem.h). */
+RK_DEFINE_ROTATE_PAIRS(__m512, rk512_rotate_pairs, rk512_swap_pairs, rk512_sub_even_add_odd,
+                       rk512_add_even_sub_odd)
 
 /* Splits 32 interleaved values (lo = v0..v15, hi = v16..v31) into evens and odds. */
 RK_INLINE void rk512_deinterleave(__m512 lo, __m512 hi, __m512 *even, __m512 *odd) {

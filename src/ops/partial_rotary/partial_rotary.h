@@ -1,0 +1,141 @@
+/* Partial rotary multiply (InplacePartialRotaryMul forward and gradient): validate ->
+ * plan -> run, behind the descriptor rk_op_partial_rotary. A face states what it
+ * restricts in a policy (modes, dtype pairs, ranks, bounds, the check order); a failure
+ * names the rule it broke (rules.h). */
+#ifndef ROPEKIT_OPS_PARTIAL_ROTARY_PARTIAL_ROTARY_H_
+#define ROPEKIT_OPS_PARTIAL_ROTARY_PARTIAL_ROTARY_H_
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "core/tensor_view.h"
+#include "kernels/rot_kernel.h"
+#include "ops/op.h"
+#include "ops/partial_rotary/rules.h"
+#include "ropekit/ropekit.h"
+
+#define RK_PR_RULE_ENUM_(rule, status, meaning) RK_PR_RULE_##rule,
+enum rk_pr_rule { RK_PR_RULE_NONE = 0, RK_PR_RULES(RK_PR_RULE_ENUM_) RK_PR_RULE_COUNT };
+#undef RK_PR_RULE_ENUM_
+
+/* The tensor slots of struct rk_op_data. */
+enum { RK_PR_X, RK_PR_COS, RK_PR_SIN, RK_PR_TENSORS };
+
+/* The checks, each one or more rules; a policy lists them in the order it reports
+ * failures (rk_pr_default_order: SPEC §3.4's). X(step) */
+#define RK_PR_STEPS(X)                                                                             \
+    X(NULL)   /* NULL, LAYOUT, DATA_NULL */                                                        \
+    X(DTYPE)  /* X_DTYPE, CS_DTYPE, DTYPE_PAIR */                                                  \
+    X(SHAPES) /* RANK, CS_SHAPE */                                                                 \
+    X(MODE)                                                                                        \
+    X(SLICE)       /* SLICE_SIZE, SLICE_RANGE */                                                   \
+    X(CS_LEN_LE_D) /* CS_LEN_EXCEEDS_D */                                                          \
+    X(NOOP)        /* the no-op exit: every later step is skipped */                               \
+    X(MAX_D)                                                                                       \
+    X(D_EVEN)                                                                                      \
+    X(L_MULTIPLE)                                                                                  \
+    X(CS_LEN)                                                                                      \
+    X(BROADCAST)                                                                                   \
+    X(OVERLAP)
+
+#define RK_PR_STEP_ENUM_(step) RK_PR_STEP_##step,
+enum rk_pr_step { RK_PR_STEPS(RK_PR_STEP_ENUM_) RK_PR_STEP_COUNT };
+#undef RK_PR_STEP_ENUM_
+
+/* The operator's own order: every step but CS_LEN_LE_D (CS_LEN covers it). */
+extern const enum rk_pr_step rk_pr_default_order[];
+extern const size_t rk_pr_default_order_len;
+
+struct rk_pr_policy {
+    const char *x_name;    /* "x", "xRef", "dyRef" */
+    const char *mode_name; /* "mode", "rotary_mode", "rotaryMode" */
+    unsigned mode_mask;    /* bit m: ropekit_rotary_mode m allowed */
+    /* The rule a refused mode's message states; NULL: the modes of mode_mask by name. */
+    const char *mode_rule;
+    unsigned pair_mask; /* RK_PR_PAIR(x_kdtype, cs_kdtype): dtype pair allowed */
+    int64_t max_d;      /* 0: unbounded */
+    int32_t rank;       /* 0: x of rank >= 1, cos of rank 1 .. rank(x); else all three this rank */
+    bool require_d_even;
+    const enum rk_pr_step *order; /* NULL: rk_pr_default_order */
+    size_t order_len;
+};
+
+#define RK_PR_ALL_MODES 0xfu
+/* The bit of the dtype pair (x, cos/sin), kernel table indices, in a pair mask. */
+#define RK_PR_PAIR(x, c) (1u << ((x)*RK_KDT_COUNT + (c)))
+#define RK_PR_PAIRS_WITH_(x)                                                                       \
+    (RK_PR_PAIR(x, RK_KDT_F32) | RK_PR_PAIR(x, RK_KDT_F16) | RK_PR_PAIR(x, RK_KDT_BF16))
+/* All nine pairs of f32, f16 and bf16 (SPEC §8, §4.3). */
+#define RK_PR_F32_F16_BF16_PAIRS                                                                   \
+    (RK_PR_PAIRS_WITH_(RK_KDT_F32) | RK_PR_PAIRS_WITH_(RK_KDT_F16) | RK_PR_PAIRS_WITH_(RK_KDT_BF16))
+/* float64 goes with float64 only (native face). */
+#define RK_PR_F64_PAIR RK_PR_PAIR(RK_KDT_F64, RK_KDT_F64)
+
+struct rk_pr_problem {
+    const char *api; /* the entry point, for messages */
+    const ropekit_tensor *x;
+    const ropekit_tensor *cos;
+    const ropekit_tensor *sin;
+    int64_t mode;
+    int direction;           /* ropekit_direction */
+    const int64_t *slice;    /* NULL: not given (means [0, 0]) */
+    uint64_t slice_len;      /* 0 also means [0, 0] */
+    const char *missing_arg; /* a NULL non-tensor argument the face requires, reported after
+                                the tensors */
+    bool check_data;         /* the tensors' data pointers are the call's: check them and the
+                                overlaps now */
+};
+
+#define RK_PR_MAX_LEAD (ROPEKIT_MAX_DIMS - 1)
+
+/* Everything execution needs, decided once. Plain data: copyable, owns nothing. */
+struct rk_pr_plan {
+    bool noop;
+    int mode;
+    int direction;
+    ropekit_dtype x_dtype;
+    ropekit_dtype cs_dtype;
+    int64_t len;
+    int64_t x_offset; /* bytes from x data to element `start` of row 0 */
+    int nlead;        /* collapsed leading dims; the last one is the kernel's row run */
+    int64_t extent[RK_PR_MAX_LEAD];
+    int64_t x_step[RK_PR_MAX_LEAD], c_step[RK_PR_MAX_LEAD], s_step[RK_PR_MAX_LEAD]; /* bytes */
+    int64_t x_col, c_col, s_col;                                                    /* bytes */
+    int64_t rows;
+    int64_t rows_per_task;
+    int64_t scratch_bytes; /* a task's scratch: one row for interleave-half, else 0 */
+    int64_t tasks;
+    int threads;
+    bool prefetch; /* x large enough to stream from memory */
+    rk_rot_fn kernel;
+    ropekit_isa isa;
+    const char *kernel_name;     /* the kernel set, e.g. "avx512+bf16" */
+    const char *x_name;          /* the policy's name of x, for messages */
+    struct rk_view_geom geom[3]; /* x, cos, sin: for overlap checks of bound data */
+    struct rk_shape x_shape, cs_shape;
+};
+
+/* The descriptor's functions (op.h), on a struct rk_pr_problem, struct rk_pr_policy and
+ * struct rk_pr_plan: make validates once and plans; check_data checks data bound after the
+ * plan was made (pointers present, x not overlapping cos/sin); run runs on accepted data. */
+RK_OP_FUNCTIONS(rk_pr);
+
+/* ---- Between check.c and plan.c ---- */
+
+#define RK_PR_FAIL(rule_id, ...) RK_OP_FAIL(&rk_op_partial_rotary, rule_id, __VA_ARGS__)
+
+/* What validation derives: the slice and whether the call is a no-op. */
+struct rk_pr_checked {
+    int64_t start;
+    int64_t len;
+    bool noop;
+    struct rk_view_geom *geom; /* 3 entries (the plan's): x, cos, sin, written when not noop */
+};
+
+ropekit_status rk_pr_validate(const struct rk_pr_problem *problem,
+                              const struct rk_pr_policy *policy, struct rk_pr_checked *out,
+                              int *rule);
+
+#endif /* ROPEKIT_OPS_PARTIAL_ROTARY_PARTIAL_ROTARY_H_ */

@@ -1,0 +1,230 @@
+/* Partial rotary multiply: plan (the CPU "tiling") and run. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error.h"
+#include "core/parallel.h"
+#include "core/tensor_view.h"
+#include "kernels/dispatch.h"
+#include "kernels/prefetch.h"
+#include "ops/check_count.h"
+#include "ops/partial_rotary/partial_rotary.h"
+
+/* Interleave-half rows whose scratch fits this many bytes use a stack scratch. */
+#define RK_PR_STACK_SCRATCH 16384
+/* A task moves at least this many bytes, so small calls stay on one thread. */
+#define RK_PR_MIN_TASK_BYTES (64 * 1024)
+
+/* Leading dims of x with their byte steps; cos/sin broadcast right-aligned (step 0
+ * where their dim is 1 or absent). Size-1 dims are dropped and dims that walk memory
+ * as one are merged, so the kernel sees the longest possible row runs. */
+static void rk_pr_collapse(struct rk_pr_plan *pl, const ropekit_tensor *x, const ropekit_tensor *c,
+                           const ropekit_tensor *s) {
+    const int64_t xs = (int64_t)ropekit_dtype_size(x->dtype);
+    const int64_t cs = (int64_t)ropekit_dtype_size(c->dtype);
+    const int32_t lead_x = x->ndim - 1, lead_c = c->ndim - 1;
+    int n = 0;
+    for (int32_t k = 0; k < lead_x; k++) {
+        int64_t ext = x->shape[k];
+        if (ext == 1)
+            continue;
+        int32_t kc = k - (lead_x - lead_c);
+        bool has_c = kc >= 0 && c->shape[kc] != 1;
+        int64_t xst = x->strides[k] * xs;
+        int64_t cst = has_c ? c->strides[kc] * cs : 0;
+        int64_t sst = has_c ? s->strides[kc] * cs : 0;
+        int64_t xrun, crun, srun; /* a product that overflows cannot equal a valid step */
+        if (n > 0 && rk_mul_i64(xst, ext, &xrun) && rk_mul_i64(cst, ext, &crun) &&
+            rk_mul_i64(sst, ext, &srun) && pl->x_step[n - 1] == xrun && pl->c_step[n - 1] == crun &&
+            pl->s_step[n - 1] == srun) {
+            pl->extent[n - 1] *= ext;
+            pl->x_step[n - 1] = xst;
+            pl->c_step[n - 1] = cst;
+            pl->s_step[n - 1] = sst;
+            continue;
+        }
+        pl->extent[n] = ext;
+        pl->x_step[n] = xst;
+        pl->c_step[n] = cst;
+        pl->s_step[n] = sst;
+        n++;
+    }
+    if (n == 0) { /* a single row */
+        pl->extent[0] = 1;
+        pl->x_step[0] = pl->c_step[0] = pl->s_step[0] = 0;
+        n = 1;
+    }
+    pl->nlead = n;
+}
+
+/* The plan of a validated problem (the views' geometry is in the plan already). */
+static ropekit_status rk_pr_plan(struct rk_pr_plan *pl, const struct rk_pr_problem *p,
+                                 const struct rk_pr_policy *pol, const struct rk_pr_checked *chk,
+                                 int *rule) {
+    const ropekit_tensor *x = p->x, *c = p->cos, *s = p->sin;
+    pl->mode = (int)p->mode;
+    pl->x_name = pol->x_name;
+    pl->direction = p->direction;
+    pl->x_dtype = x->dtype;
+    pl->cs_dtype = c->dtype;
+    pl->len = chk->len;
+    pl->x_shape = rk_shape_of(x);
+    pl->cs_shape = rk_shape_of(c);
+    pl->noop = chk->noop;
+    if (pl->noop)
+        return ROPEKIT_OK;
+
+    const int64_t xs = (int64_t)ropekit_dtype_size(x->dtype);
+    const int64_t cs = (int64_t)ropekit_dtype_size(c->dtype);
+    pl->x_col = x->strides[x->ndim - 1] * xs;
+    pl->c_col = c->strides[c->ndim - 1] * cs;
+    pl->s_col = s->strides[s->ndim - 1] * cs;
+    pl->x_offset = chk->start * pl->x_col;
+    rk_pr_collapse(pl, x, c, s);
+    pl->rows = 1;
+    for (int i = 0; i < pl->nlead; i++)
+        pl->rows *= pl->extent[i];
+
+    bool unit = pl->x_col == xs && pl->c_col == cs && pl->s_col == cs;
+    struct rk_rot_kernel k = rk_rot_kernel_pick(pl->mode, pl->direction, x->dtype, c->dtype, unit);
+    if (!k.fn) {
+        *rule = RK_PR_RULE_MODE;
+        return rk_error_set(ROPEKIT_INTERNAL, "%s: no kernel for mode %d", p->api, pl->mode);
+    }
+    pl->kernel = k.fn;
+    pl->isa = k.set->isa;
+    pl->kernel_name = k.set->name;
+
+    int64_t row_bytes; /* only steers the split: saturate for rows beyond int64 */
+    if (!rk_mul_i64(pl->len, 2 * (xs + cs), &row_bytes))
+        row_bytes = INT64_MAX;
+    struct rk_split split = rk_split_work(pl->rows, row_bytes, RK_PR_MIN_TASK_BYTES);
+    pl->tasks = split.tasks;
+    pl->rows_per_task = split.items_per_task;
+    pl->threads = split.threads;
+    pl->prefetch = rk_prefetch_wanted(pl->geom[0].span_hi - pl->geom[0].span_lo);
+    if (pl->mode == ROPEKIT_ROTARY_INTERLEAVE_HALF)
+        pl->scratch_bytes = pl->len * (int64_t)RK_ROT_SCRATCH_ELEM(xs);
+    return ROPEKIT_OK;
+}
+
+ropekit_status rk_pr_make(const void *problem, const void *policy, void *plan, int *rule) {
+    struct rk_pr_plan *pl = memset(plan, 0, sizeof(struct rk_pr_plan));
+    struct rk_pr_checked chk = {.geom = pl->geom};
+    ropekit_status st = rk_pr_validate(problem, policy, &chk, rule);
+    return st != ROPEKIT_OK ? st : rk_pr_plan(pl, problem, policy, &chk, rule);
+}
+
+struct rk_pr_run {
+    const struct rk_pr_plan *plan;
+    char *x;
+    const char *cos;
+    const char *sin;
+    char *heap_scratch; /* tasks * scratch_bytes, for long interleave-half rows */
+};
+
+static void rk_pr_task(void *ctx, int64_t task) {
+    const struct rk_pr_run *run = ctx;
+    const struct rk_pr_plan *pl = run->plan;
+    /* interleave-half only; never initialised. 16, the stack's own alignment: more would
+     * realign every task's frame, and the kernels need no more (unaligned SIMD loads). */
+    _Alignas(16) char stack_scratch[RK_PR_STACK_SCRATCH];
+    int64_t r = task * pl->rows_per_task;
+    int64_t r_end = r + pl->rows_per_task < pl->rows ? r + pl->rows_per_task : pl->rows;
+    const int inner = pl->nlead - 1;
+    int64_t idx[RK_PR_MAX_LEAD];
+    int64_t rem = r;
+    for (int d = inner; d >= 0; d--) {
+        idx[d] = rem % pl->extent[d];
+        rem /= pl->extent[d];
+    }
+    struct rk_rot_rows args = {
+        .len = pl->len,
+        .x_row = pl->x_step[inner],
+        .c_row = pl->c_step[inner],
+        .s_row = pl->s_step[inner],
+        .x_col = pl->x_col,
+        .c_col = pl->c_col,
+        .s_col = pl->s_col,
+        .scratch = run->heap_scratch ? run->heap_scratch + task * pl->scratch_bytes : stack_scratch,
+        .prefetch = pl->prefetch,
+    };
+    while (r < r_end) {
+        int64_t xo = pl->x_offset, co = 0, so = 0;
+        for (int d = 0; d <= inner; d++) {
+            xo += idx[d] * pl->x_step[d];
+            co += idx[d] * pl->c_step[d];
+            so += idx[d] * pl->s_step[d];
+        }
+        int64_t n = pl->extent[inner] - idx[inner];
+        if (n > r_end - r)
+            n = r_end - r;
+        args.x = run->x + xo;
+        args.cos = run->cos + co;
+        args.sin = run->sin + so;
+        args.rows = n;
+        pl->kernel(&args);
+        r += n;
+        idx[inner] += n;
+        for (int d = inner; d > 0 && idx[d] == pl->extent[d]; d--) {
+            idx[d] = 0;
+            idx[d - 1]++;
+        }
+    }
+}
+
+ropekit_status rk_pr_run(const void *plan, const char *api, const struct rk_op_data *data,
+                         int *rule) {
+    const struct rk_pr_plan *pl = plan;
+    *rule = RK_PR_RULE_NONE;
+    if (pl->noop)
+        return ROPEKIT_OK;
+    struct rk_pr_run run = {pl, data->ptr[RK_PR_X], data->ptr[RK_PR_COS], data->ptr[RK_PR_SIN],
+                            NULL};
+    if (pl->scratch_bytes > RK_PR_STACK_SCRATCH) {
+        run.heap_scratch = malloc((size_t)(pl->tasks * pl->scratch_bytes));
+        if (!run.heap_scratch)
+            RK_PR_FAIL(RK_PR_RULE_NO_MEMORY, "%s: scratch of %lld bytes: out of memory", api,
+                       (long long)(pl->tasks * pl->scratch_bytes));
+    }
+    rk_parallel_for(pl->tasks, pl->threads, rk_pr_task, &run);
+    free(run.heap_scratch);
+    return ROPEKIT_OK;
+}
+
+size_t rk_pr_describe(const void *plan, char *buf, size_t len) {
+    const struct rk_pr_plan *pl = plan;
+    char xb[96], cb[96];
+    rk_shape_format(&pl->x_shape, xb, sizeof xb);
+    rk_shape_format(&pl->cs_shape, cb, sizeof cb);
+    int n;
+    if (pl->noop)
+        n = snprintf(buf, len, "partial_rotary %s mode=%s x=%s%s cos/sin=%s%s: no-op",
+                     pl->direction ? "backward" : "forward",
+                     ropekit_rotary_mode_name((ropekit_rotary_mode)pl->mode),
+                     ropekit_dtype_name(pl->x_dtype), xb, ropekit_dtype_name(pl->cs_dtype), cb);
+    else
+        n = snprintf(buf, len,
+                     "partial_rotary %s mode=%s x=%s%s cos/sin=%s%s len=%lld rows=%lld "
+                     "kernel=%s%s tasks=%lld threads=%d%s",
+                     pl->direction ? "backward" : "forward",
+                     ropekit_rotary_mode_name((ropekit_rotary_mode)pl->mode),
+                     ropekit_dtype_name(pl->x_dtype), xb, ropekit_dtype_name(pl->cs_dtype), cb,
+                     (long long)pl->len, (long long)pl->rows, pl->kernel_name,
+                     pl->x_col == (int64_t)ropekit_dtype_size(pl->x_dtype) ? "" : "(strided)",
+                     (long long)pl->tasks, pl->threads, pl->prefetch ? " prefetch" : "");
+    return n < 0 ? 0 : (size_t)n;
+}
+
+void rk_pr_release(void *plan) {
+    (void)plan; /* a partial-rotary plan owns nothing */
+}
+
+/* ---- The descriptor ---- */
+
+#define RK_PR_RULE_ROW_(rule, status, meaning)                                                     \
+    RK_RULE_ROW(RK_PR_RULE_##rule, #rule, status, meaning),
+static const struct rk_rule rk_pr_rules[RK_PR_RULE_COUNT] = {RK_RULE_NONE_ROW,
+                                                             RK_PR_RULES(RK_PR_RULE_ROW_)};
+RK_OP_DEFINE(partial_rotary, PARTIAL_ROTARY, struct rk_pr_plan, RK_PR_TENSORS, rk_pr_rules, rk_pr);
