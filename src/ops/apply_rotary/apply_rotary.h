@@ -22,7 +22,7 @@ enum rk_ar_rule { RK_AR_RULE_NONE = 0, RK_AR_RULES(RK_AR_RULE_ENUM_) RK_AR_RULE_
 /* The tensor slots of struct rk_op_data. */
 enum { RK_AR_Q, RK_AR_K, RK_AR_COS, RK_AR_SIN, RK_AR_TENSORS };
 
-/* CANN's layout numbers (ApplyRotaryPosEmb's `layout`): where N sits in a 4-D tensor. */
+/* The numbered layouts (ApplyRotaryPosEmb's `layout`): where N sits in a 4-D tensor. */
 enum rk_ar_layout { RK_AR_BSND = 1, RK_AR_SBND = 2, RK_AR_BNSD = 3, RK_AR_LAYOUT_LAST = 3 };
 
 struct rk_ar_policy {
@@ -41,7 +41,7 @@ struct rk_ar_policy {
 struct rk_ar_problem {
     const char *api; /* the entry point, for messages */
     const ropekit_tensor *q, *k, *cos, *sin;
-    int64_t layout;          /* CANN's number; ignored when the policy has no layouts */
+    int64_t layout;          /* enum rk_ar_layout; ignored when the policy has none */
     int64_t mode;            /* ropekit_rotary_mode; -1: mode_text named none */
     const char *mode_text;   /* the mode as the caller named it (V2's string), or NULL */
     int direction;           /* ropekit_direction */

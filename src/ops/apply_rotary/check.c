@@ -1,7 +1,6 @@
-/* Validation of an apply-rotary problem, in the operator's one order (SPEC §14.4), which
- * is CANN's: the op definition's dtype lists, then the tiling's checks. Steps a policy
- * does not use (a layout's dims without a layout, D without a required value) are not
- * counted. Nothing here touches tensor contents. */
+/* Validation of an apply-rotary problem, in the operator's one order (SPEC §14.4). Steps
+ * a policy does not use (a layout's dims without a layout, D without a required value)
+ * are not counted. Nothing here touches tensor contents. */
 #include <stdio.h>
 
 #include "core/error.h"

@@ -1,7 +1,6 @@
 /* The apply-rotary validation rules (ApplyRotaryPosEmb: query and key rotated in place
  * by one cos/sin): the one table from which the rule enum, the rule descriptions and the
- * statuses are made. Listed in the operator's check order (SPEC §14.4), which is CANN's
- * (its op definition's dtype lists, then its tiling's checks).
+ * statuses are made. Listed in the operator's one check order (SPEC §14.4).
  *
  * X(rule, status, meaning)
  *   status: ROPEKIT_<status> a failure returns
