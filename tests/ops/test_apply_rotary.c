@@ -390,6 +390,35 @@ static void test_empty(void **state) {
         ROPEKIT_OK);
 }
 
+/* Interleave-half rows longer than the stack scratch: each part's tasks take a heap
+ * scratch, and the result is partial rotary's, bit for bit. */
+static void test_long_interleave_half(void **state) {
+    (void)state;
+    enum { D = 8192 };
+    float *q = random_buf(ROPEKIT_F32, 3 * D, -2, 2), *k = random_buf(ROPEKIT_F32, 2 * D, -2, 2);
+    float *c = random_buf(ROPEKIT_F32, D, -1, 1), *s = random_buf(ROPEKIT_F32, D, -1, 1);
+    float *q2 = dup_buf(q, 3 * D * sizeof(float)), *k2 = dup_buf(k, 2 * D * sizeof(float));
+    const int64_t qd[2] = {3, D}, kd[2] = {2, D}, cd[1] = {D};
+    ropekit_tensor tq = ropekit_tensor_make(q, ROPEKIT_F32, 2, qd, NULL);
+    ropekit_tensor tk = ropekit_tensor_make(k, ROPEKIT_F32, 2, kd, NULL);
+    ropekit_tensor tq2 = ropekit_tensor_make(q2, ROPEKIT_F32, 2, qd, NULL);
+    ropekit_tensor tk2 = ropekit_tensor_make(k2, ROPEKIT_F32, 2, kd, NULL);
+    ropekit_tensor tc = ropekit_tensor_make(c, ROPEKIT_F32, 1, cd, NULL);
+    ropekit_tensor ts = ropekit_tensor_make(s, ROPEKIT_F32, 1, cd, NULL);
+    assert_int_equal(
+        ropekit_apply_rotary(&tq, &tk, &tc, &ts, ROPEKIT_ROTARY_INTERLEAVE_HALF, ROPEKIT_BACKWARD),
+        ROPEKIT_OK);
+    assert_int_equal(ropekit_partial_rotary(&tq2, &tc, &ts, ROPEKIT_ROTARY_INTERLEAVE_HALF, 0, D,
+                                            ROPEKIT_BACKWARD),
+                     ROPEKIT_OK);
+    assert_int_equal(ropekit_partial_rotary(&tk2, &tc, &ts, ROPEKIT_ROTARY_INTERLEAVE_HALF, 0, D,
+                                            ROPEKIT_BACKWARD),
+                     ROPEKIT_OK);
+    assert_memory_equal(q, q2, 3 * D * sizeof(float));
+    assert_memory_equal(k, k2, 2 * D * sizeof(float));
+    free(q), free(k), free(c), free(s), free(q2), free(k2);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_layouts_dtypes_modes),
@@ -397,6 +426,7 @@ int main(void) {
         cmocka_unit_test(test_same_bytes_everywhere),
         cmocka_unit_test(test_native_rules),
         cmocka_unit_test(test_empty),
+        cmocka_unit_test(test_long_interleave_half),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
