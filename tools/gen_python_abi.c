@@ -293,6 +293,8 @@ static void rk_print_cann_enums(void) {
         RK_CONST(ROPEKIT_CANN_INPLACE_PARTIAL_ROTARY_MUL_GRAD),
         RK_CONST(ROPEKIT_CANN_ROPE_WITH_SIN_COS_CACHE),
         RK_CONST(ROPEKIT_CANN_ROPE_WITH_SIN_COS_CACHE_V2),
+        RK_CONST(ROPEKIT_CANN_APPLY_ROTARY_POS_EMB),
+        RK_CONST(ROPEKIT_CANN_APPLY_ROTARY_POS_EMB_V2),
     };
     rk_print_enum("ropekit_cann_op", h, op, RK_COUNT(op), rk_cann_op_name, "ropekit_cann_op_name",
                   "?", NULL);

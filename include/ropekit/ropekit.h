@@ -253,6 +253,40 @@ ROPEKIT_API ropekit_status ropekit_partial_rotary(const ropekit_tensor *x,
                                                   ropekit_rotary_mode mode, int64_t start,
                                                   int64_t end, ropekit_direction direction);
 
+/* ---- Apply rotary (ApplyRotaryPosEmb: query and key in place, one cos/sin) ----
+ *
+ * query [..., D] and key [..., D] (ranks 1..8, each its own shape, strides and dtype) are
+ * rotated in place over their whole last dim D by the same cos and sin: identical shapes
+ * [..., D], broadcastable to query's and to key's leading dims (right-aligned; each dim
+ * equal or 1). It is ropekit_partial_rotary over [0, D) of query and of key, in one plan
+ * whose tasks split the rows of both over the threads. A layout is the shapes and strides:
+ * BSND query [B, S, N, D] takes cos [B or 1, S, 1, D]; SBND [S, B, N, D] takes
+ * [S, B or 1, 1, D]; BNSD [B, N, S, D] takes [B or 1, 1, S, D]; any other order, or
+ * strided views of one, the same way. Modes and directions are partial rotary's; D must
+ * be even (a multiple of 4 for QUARTER). query or key may be empty (its part is a no-op).
+ * query, key: any of F32, F16, BF16 with cos/sin of any of those; F64 with F64 only. */
+
+/* Plans the operation for these shapes, strides and dtypes (the data pointers are
+ * ignored). */
+ROPEKIT_API ropekit_status ropekit_apply_rotary_plan_create(
+    const ropekit_tensor *query, const ropekit_tensor *key, const ropekit_tensor *cos,
+    const ropekit_tensor *sin, ropekit_rotary_mode mode, ropekit_direction direction,
+    ropekit_plan **plan);
+
+/* Runs an apply-rotary plan on the given data. Checks the pointers and that query and key
+ * share no byte with each other, cos or sin, then writes query and key; on failure
+ * neither is touched. */
+ROPEKIT_API ropekit_status ropekit_apply_rotary_execute(const ropekit_plan *plan, void *query,
+                                                        void *key, const void *cos,
+                                                        const void *sin);
+
+/* Plan + execute in one call (nothing to destroy). */
+ROPEKIT_API ropekit_status ropekit_apply_rotary(const ropekit_tensor *query,
+                                                const ropekit_tensor *key,
+                                                const ropekit_tensor *cos,
+                                                const ropekit_tensor *sin, ropekit_rotary_mode mode,
+                                                ropekit_direction direction);
+
 /* ---- Rope with a cos/sin cache (RopeWithSinCosCache, vLLM's rotary_embedding) ----
  *
  * Tokens are laid out by the token dims: [T], or batched [B, S]. positions (int64) are

@@ -5,9 +5,9 @@
  * sections, alignment), checked in CANN's order, with the aclnn face's message (naming
  * that GetWorkspaceSize) and, in *cann_code, the aclnnStatus phase 1 returns (0 on
  * success). Data pointers are ignored, as by every *_plan_create: the plan runs with
- * ropekit_partial_rotary_execute or ropekit_rope_execute, which check the data they are
- * given (pointers present, overlaps; rope: every position) and compute what the aclnn
- * operator computes, bit for bit. For a port that wants to know whether CANN takes a call
+ * ropekit_partial_rotary_execute, ropekit_rope_execute or ropekit_apply_rotary_execute, which check
+ * the data they are given (pointers present, overlaps; rope: every position) and compute what the
+ * aclnn operator computes, bit for bit. For a port that wants to know whether CANN takes a call
  * before it has ACL tensors, and for ropekit's own graph mode (GE), which checks each node
  * this way once per plan.
  *
@@ -29,7 +29,9 @@ typedef enum ropekit_cann_op {
     ROPEKIT_CANN_INPLACE_PARTIAL_ROTARY_MUL = 0,
     ROPEKIT_CANN_INPLACE_PARTIAL_ROTARY_MUL_GRAD = 1,
     ROPEKIT_CANN_ROPE_WITH_SIN_COS_CACHE = 2,
-    ROPEKIT_CANN_ROPE_WITH_SIN_COS_CACHE_V2 = 3
+    ROPEKIT_CANN_ROPE_WITH_SIN_COS_CACHE_V2 = 3,
+    ROPEKIT_CANN_APPLY_ROTARY_POS_EMB = 4,
+    ROPEKIT_CANN_APPLY_ROTARY_POS_EMB_V2 = 5
 } ropekit_cann_op;
 
 /* "aclnnInplacePartialRotaryMul", ...; "?" for any other value. */
@@ -53,6 +55,15 @@ ROPEKIT_API ropekit_status ropekit_cann_rope_plan_create(
     const ropekit_tensor *query_out, const ropekit_tensor *key_out, const int64_t *mrope_section,
     uint64_t num_sections, int64_t head_size, bool is_neox, int64_t cache_mode, ropekit_plan **plan,
     int32_t *cann_code);
+
+/* op: ApplyRotaryPosEmb or its V2 (any other op: ROPEKIT_INVALID_ARGUMENT). layout is
+ * CANN's number (1 BSND, 2 SBND, 3 BNSD); rotary_mode is V2's string ("half",
+ * "interleave", "quarter"; V1 takes "half" whatever is passed). The plan's direction is
+ * forward. */
+ROPEKIT_API ropekit_status ropekit_cann_apply_rotary_plan_create(
+    ropekit_cann_op op, const ropekit_tensor *query, const ropekit_tensor *key,
+    const ropekit_tensor *cos, const ropekit_tensor *sin, int64_t layout, const char *rotary_mode,
+    ropekit_plan **plan, int32_t *cann_code);
 
 #ifdef __cplusplus
 }

@@ -152,11 +152,15 @@ ROPEKIT_CANN_INPLACE_PARTIAL_ROTARY_MUL = 0
 ROPEKIT_CANN_INPLACE_PARTIAL_ROTARY_MUL_GRAD = 1
 ROPEKIT_CANN_ROPE_WITH_SIN_COS_CACHE = 2
 ROPEKIT_CANN_ROPE_WITH_SIN_COS_CACHE_V2 = 3
+ROPEKIT_CANN_APPLY_ROTARY_POS_EMB = 4
+ROPEKIT_CANN_APPLY_ROTARY_POS_EMB_V2 = 5
 ropekit_cann_op = {
     "ROPEKIT_CANN_INPLACE_PARTIAL_ROTARY_MUL": 0,
     "ROPEKIT_CANN_INPLACE_PARTIAL_ROTARY_MUL_GRAD": 1,
     "ROPEKIT_CANN_ROPE_WITH_SIN_COS_CACHE": 2,
     "ROPEKIT_CANN_ROPE_WITH_SIN_COS_CACHE_V2": 3,
+    "ROPEKIT_CANN_APPLY_ROTARY_POS_EMB": 4,
+    "ROPEKIT_CANN_APPLY_ROTARY_POS_EMB_V2": 5,
 }
 # ropekit_cann_op_name of each value
 ropekit_cann_op_names = {
@@ -164,6 +168,8 @@ ropekit_cann_op_names = {
     1: "aclnnInplacePartialRotaryMulGrad",
     2: "aclnnRopeWithSinCosCache",
     3: "aclnnRopeWithSinCosCacheV2",
+    4: "aclnnApplyRotaryPosEmb",
+    5: "aclnnApplyRotaryPosEmbV2",
 }
 
 # limits (include/ropekit/ropekit_cann.h)

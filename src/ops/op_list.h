@@ -5,6 +5,7 @@
 
 #define RK_OPS(X)                                                                                  \
     X(partial_rotary, PARTIAL_ROTARY)                                                              \
-    X(rope, ROPE)
+    X(rope, ROPE)                                                                                  \
+    X(apply_rotary, APPLY_ROTARY)
 
 #endif /* ROPEKIT_OPS_OP_LIST_H_ */

@@ -12,15 +12,17 @@
 #include <cmocka.h>
 
 #include "acl/acl.h"
+#include "aclnnop/aclnn_apply_rotary_pos_emb_v2.h"
 #include "aclnnop/aclnn_inplace_partial_rotary_mul.h"
 #include "aclnnop/aclnn_inplace_partial_rotary_mul_grad.h"
 #include "aclnnop/aclnn_rope_with_sin_cos_cache_v2.h"
+#include "ops/apply_rotary/apply_rotary.h"
 #include "ops/check_count.h"
 #include "ops/partial_rotary/partial_rotary.h"
 #include "ops/rope/rope.h"
 #include "ropekit/ropekit.h"
 
-enum { PR = RK_OP_PARTIAL_ROTARY, ROPE = RK_OP_ROPE };
+enum { PR = RK_OP_PARTIAL_ROTARY, ROPE = RK_OP_ROPE, AR = RK_OP_APPLY_ROTARY };
 
 /* Expected count per rule: `rules` have `n`, every other rule 0. */
 static void expect_counts(int op, int count_of_rules, const int *rules, size_t nrules,
@@ -269,6 +271,88 @@ static void test_native_partial_rotary_checks_once(void **state) {
     ropekit_plan_destroy(plan);
 }
 
+/* ApplyRotaryPosEmbV2: q [1, 2, 2, 128], k [1, 2, 1, 128], cos/sin [1, 2, 1, 128] f32,
+ * BSND, "half". Its plan is made of partial-rotary row plans, which check no rule of
+ * their own. */
+static void test_aclnn_apply_rotary_checks_once(void **state) {
+    (void)state;
+    static const int phase1_rules[] = {
+        RK_AR_RULE_NULL,         RK_AR_RULE_LAYOUT,     RK_AR_RULE_DATA_NULL, RK_AR_RULE_Q_DTYPE,
+        RK_AR_RULE_DTYPE,        RK_AR_RULE_RANK,       RK_AR_RULE_CS_SHAPE,  RK_AR_RULE_EMPTY,
+        RK_AR_RULE_LAYOUT_VALUE, RK_AR_RULE_MODE,       RK_AR_RULE_QK_SHAPE,  RK_AR_RULE_CS_DIMS,
+        RK_AR_RULE_D_VALUE,      RK_AR_RULE_D_MULTIPLE, RK_AR_RULE_CS_N,      RK_AR_RULE_BROADCAST,
+        RK_AR_RULE_OVERLAP,
+    };
+    static const int bind_rules[] = {RK_AR_RULE_DATA_NULL, RK_AR_RULE_OVERLAP};
+    static const int none[] = {0};
+    static float q[512], k[256], cs[256], sn[256];
+    for (int i = 0; i < 512; i++)
+        q[i] = (float)(i % 9) / 8.0f;
+    for (int i = 0; i < 256; i++)
+        k[i] = (float)(i % 7) / 6.0f, cs[i] = 0.5f, sn[i] = 0.25f;
+    const int64_t qd[4] = {1, 2, 2, 128}, kd[4] = {1, 2, 1, 128};
+    aclTensor *tq = aclCreateTensor(qd, 4, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, qd, 4, q);
+    aclTensor *tk = aclCreateTensor(kd, 4, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, kd, 4, k);
+    aclTensor *tc = aclCreateTensor(kd, 4, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, kd, 4, cs);
+    aclTensor *ts = aclCreateTensor(kd, 4, ACL_FLOAT, NULL, 0, ACL_FORMAT_ND, kd, 4, sn);
+    char mode[] = "half";
+    uint64_t ws = 0;
+    aclOpExecutor *e = NULL;
+    rk_check_count_reset();
+    assert_int_equal(aclnnApplyRotaryPosEmbV2GetWorkspaceSize(tq, tk, tc, ts, 1, mode, &ws, &e),
+                     ACLNN_SUCCESS);
+    EXPECT(AR, 1, phase1_rules, RK_AR_RULE_COUNT, "phase 1");
+    assert_int_equal(aclnnApplyRotaryPosEmbV2(NULL, 0, e, NULL), ACLNN_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
+    EXPECT(AR, 1, phase1_rules, RK_AR_RULE_COUNT, "phase 1 + launch");
+    expect_counts(PR, 1, none, 0, RK_PR_RULE_COUNT, "partial-rotary rules of phase 1");
+
+    /* A repeatable executor with a new cos address: the launch checks what it binds. */
+    assert_int_equal(aclnnApplyRotaryPosEmbV2GetWorkspaceSize(tq, tk, tc, ts, 1, mode, &ws, &e),
+                     ACLNN_SUCCESS);
+    assert_int_equal(aclSetAclOpExecutorRepeatable(e), ACLNN_SUCCESS);
+    assert_int_equal(aclSetInputTensorAddr(e, 2, tc, cs), ACLNN_SUCCESS);
+    rk_check_count_reset();
+    assert_int_equal(aclnnApplyRotaryPosEmbV2(NULL, 0, e, NULL), ACLNN_SUCCESS);
+    assert_int_equal(aclnnApplyRotaryPosEmbV2(NULL, 0, e, NULL), ACLNN_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
+    EXPECT(AR, 1, bind_rules, RK_AR_RULE_COUNT, "two launches after one rebinding");
+    assert_int_equal(aclDestroyAclOpExecutor(e), ACLNN_SUCCESS);
+    aclDestroyTensor(tq);
+    aclDestroyTensor(tk);
+    aclDestroyTensor(tc);
+    aclDestroyTensor(ts);
+}
+
+static void test_native_apply_rotary_checks_once(void **state) {
+    (void)state;
+    static const int create_rules[] = {
+        RK_AR_RULE_NULL,       RK_AR_RULE_LAYOUT,    RK_AR_RULE_Q_DTYPE, RK_AR_RULE_DTYPE,
+        RK_AR_RULE_RANK,       RK_AR_RULE_CS_SHAPE,  RK_AR_RULE_MODE,    RK_AR_RULE_CS_DIMS,
+        RK_AR_RULE_D_MULTIPLE, RK_AR_RULE_BROADCAST, RK_AR_RULE_OVERLAP,
+    };
+    static const int bind_rules[] = {RK_AR_RULE_DATA_NULL, RK_AR_RULE_OVERLAP};
+    float q[32], k[16], cs[16], sn[16];
+    for (int i = 0; i < 32; i++)
+        q[i] = (float)i;
+    for (int i = 0; i < 16; i++)
+        k[i] = (float)i, cs[i] = sn[i] = 0.5f;
+    ropekit_tensor tq = {
+        .dtype = ROPEKIT_F32, .ndim = 4, .shape = {1, 2, 2, 8}, .strides = {32, 16, 8, 1}};
+    ropekit_tensor tk = {
+        .dtype = ROPEKIT_F32, .ndim = 4, .shape = {1, 2, 1, 8}, .strides = {16, 8, 8, 1}};
+    ropekit_plan *plan = NULL;
+    rk_check_count_reset();
+    assert_int_equal(ropekit_apply_rotary_plan_create(&tq, &tk, &tk, &tk, ROPEKIT_ROTARY_HALF,
+                                                      ROPEKIT_FORWARD, &plan),
+                     ROPEKIT_OK);
+    EXPECT(AR, 1, create_rules, RK_AR_RULE_COUNT, "plan create");
+    rk_check_count_reset();
+    assert_int_equal(ropekit_apply_rotary_execute(plan, q, k, cs, sn), ROPEKIT_OK);
+    EXPECT(AR, 1, bind_rules, RK_AR_RULE_COUNT, "execute");
+    ropekit_plan_destroy(plan);
+}
+
 static int setup(void **state) {
     (void)state;
     return aclInit(NULL) == ACL_SUCCESS && aclrtSetDevice(0) == ACL_SUCCESS ? 0 : -1;
@@ -288,6 +372,8 @@ int main(void) {
         cmocka_unit_test(test_aclnn_rope_checks_once),
         cmocka_unit_test(test_native_rope_checks_once),
         cmocka_unit_test(test_native_partial_rotary_checks_once),
+        cmocka_unit_test(test_aclnn_apply_rotary_checks_once),
+        cmocka_unit_test(test_native_apply_rotary_checks_once),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -3,6 +3,7 @@
 #include "ropekit/ropekit_cann.h"
 
 #include "core/error.h"
+#include "faces/aclnn/apply_rotary.h"
 #include "faces/aclnn/entries.h"
 #include "faces/aclnn/partial_rotary.h"
 #include "faces/aclnn/rope.h"
@@ -13,6 +14,8 @@ static const struct rk_aclnn_entry *const rk_entries[] = {
     [ROPEKIT_CANN_INPLACE_PARTIAL_ROTARY_MUL_GRAD] = &rk_aclnn_partial_rotary_mul_grad,
     [ROPEKIT_CANN_ROPE_WITH_SIN_COS_CACHE] = &rk_aclnn_rope_with_sin_cos_cache,
     [ROPEKIT_CANN_ROPE_WITH_SIN_COS_CACHE_V2] = &rk_aclnn_rope_with_sin_cos_cache_v2,
+    [ROPEKIT_CANN_APPLY_ROTARY_POS_EMB] = &rk_aclnn_apply_rotary_pos_emb,
+    [ROPEKIT_CANN_APPLY_ROTARY_POS_EMB_V2] = &rk_aclnn_apply_rotary_pos_emb_v2,
 };
 
 const struct rk_aclnn_entry *rk_aclnn_entry_of(ropekit_cann_op op) {
@@ -81,5 +84,20 @@ ropekit_cann_rope_plan_create(ropekit_cann_op op, const ropekit_tensor *position
     struct rk_rope_problem prob = rk_aclnn_rope_problem(entry, views, mrope_section, num_sections,
                                                         head_size, is_neox, cache_mode);
     prob.missing_arg = plan ? NULL : "plan";
+    return rk_cann_plan(entry, &prob, plan, cann_code);
+}
+
+ropekit_status ropekit_cann_apply_rotary_plan_create(
+    ropekit_cann_op op, const ropekit_tensor *query, const ropekit_tensor *key,
+    const ropekit_tensor *cos, const ropekit_tensor *sin, int64_t layout, const char *rotary_mode,
+    ropekit_plan **plan, int32_t *cann_code) {
+    static const char api[] = "ropekit_cann_apply_rotary_plan_create";
+    const struct rk_aclnn_entry *entry = rk_entry_for(op, &rk_op_apply_rotary, api, cann_code);
+    if (!entry)
+        return ROPEKIT_INVALID_ARGUMENT;
+    struct rk_ar_problem prob =
+        rk_aclnn_ar_problem(entry, query, key, cos, sin, layout, rotary_mode);
+    if (!prob.missing_arg)
+        prob.missing_arg = plan ? NULL : "plan";
     return rk_cann_plan(entry, &prob, plan, cann_code);
 }

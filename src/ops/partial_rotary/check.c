@@ -144,8 +144,7 @@ static ropekit_status rk_step_shapes(struct rk_pr_ctx *c, int *rule) {
     return ROPEKIT_OK;
 }
 
-/* "0 (half), 1 (interleave), 2 (quarter) or 3 (interleave-half)": the modes of a mask. */
-static const char *rk_mode_list(unsigned mask, char *buf, size_t len) {
+const char *rk_pr_mode_list(unsigned mask, char *buf, size_t len) {
     size_t used = 0;
     int left = 0;
     buf[0] = '\0';
@@ -175,7 +174,7 @@ static ropekit_status rk_step_mode(struct rk_pr_ctx *c, int *rule) {
         RK_PR_FAIL(RK_PR_RULE_MODE, "%s: %s = %lld: %s", c->p->api, pol->mode_name, (long long)mode,
                    pol->mode_rule);
     RK_PR_FAIL(RK_PR_RULE_MODE, "%s: %s = %lld: must be %s", c->p->api, pol->mode_name,
-               (long long)mode, rk_mode_list(pol->mode_mask, buf, sizeof buf));
+               (long long)mode, rk_pr_mode_list(pol->mode_mask, buf, sizeof buf));
 }
 
 /* partialSlice: NULL or empty means [0, 0]; otherwise two values in range. */

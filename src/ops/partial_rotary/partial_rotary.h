@@ -134,6 +134,34 @@ struct rk_pr_checked {
     struct rk_view_geom *geom; /* 3 entries (the plan's): x, cos, sin, written when not noop */
 };
 
+/* Plans a problem whose rules were checked (by rk_pr_validate, or by an operator that
+ * rotates whole rows of x with this operator's rows, such as apply_rotary): chk gives the
+ * slice, the no-op flag and the views' geometry, already in pl->geom. `x_name` names x in
+ * messages. Fills every field of the plan (zeroed by the caller). */
+ropekit_status rk_pr_plan_checked(struct rk_pr_plan *pl, const struct rk_pr_problem *p,
+                                  const char *x_name, const struct rk_pr_checked *chk, int *rule);
+
+/* "0 (half), 1 (interleave), 2 (quarter) or 3 (interleave-half)": the modes of a mask. */
+const char *rk_pr_mode_list(unsigned mask, char *buf, size_t len);
+
+/* Interleave-half rows whose scratch fits this many bytes use a stack scratch. */
+#define RK_PR_STACK_SCRATCH 16384
+/* A task moves at least this many bytes, so small calls stay on one thread. */
+#define RK_PR_MIN_TASK_BYTES (64 * 1024)
+
+/* The data of one run of a plan's tasks. */
+struct rk_pr_run {
+    const struct rk_pr_plan *plan;
+    char *x;
+    const char *cos;
+    const char *sin;
+    char *heap_scratch; /* tasks * scratch_bytes, for long interleave-half rows */
+};
+
+/* Runs task `task` (of pl->tasks, each pl->rows_per_task rows) of plan `pl` on `run`'s data;
+ * an operator that runs several such plans in one thread split calls it per task. */
+void rk_pr_run_task(const struct rk_pr_plan *pl, const struct rk_pr_run *run, int64_t task);
+
 ropekit_status rk_pr_validate(const struct rk_pr_problem *problem,
                               const struct rk_pr_policy *policy, struct rk_pr_checked *out,
                               int *rule);

@@ -11,11 +11,6 @@
 #include "ops/check_count.h"
 #include "ops/partial_rotary/partial_rotary.h"
 
-/* Interleave-half rows whose scratch fits this many bytes use a stack scratch. */
-#define RK_PR_STACK_SCRATCH 16384
-/* A task moves at least this many bytes, so small calls stay on one thread. */
-#define RK_PR_MIN_TASK_BYTES (64 * 1024)
-
 /* Leading dims of x with their byte steps; cos/sin broadcast right-aligned (step 0
  * where their dim is 1 or absent). Size-1 dims are dropped and dims that walk memory
  * as one are merged, so the kernel sees the longest possible row runs. */
@@ -58,13 +53,11 @@ static void rk_pr_collapse(struct rk_pr_plan *pl, const ropekit_tensor *x, const
     pl->nlead = n;
 }
 
-/* The plan of a validated problem (the views' geometry is in the plan already). */
-static ropekit_status rk_pr_plan(struct rk_pr_plan *pl, const struct rk_pr_problem *p,
-                                 const struct rk_pr_policy *pol, const struct rk_pr_checked *chk,
-                                 int *rule) {
+ropekit_status rk_pr_plan_checked(struct rk_pr_plan *pl, const struct rk_pr_problem *p,
+                                  const char *x_name, const struct rk_pr_checked *chk, int *rule) {
     const ropekit_tensor *x = p->x, *c = p->cos, *s = p->sin;
     pl->mode = (int)p->mode;
-    pl->x_name = pol->x_name;
+    pl->x_name = x_name;
     pl->direction = p->direction;
     pl->x_dtype = x->dtype;
     pl->cs_dtype = c->dtype;
@@ -113,20 +106,13 @@ ropekit_status rk_pr_make(const void *problem, const void *policy, void *plan, i
     struct rk_pr_plan *pl = memset(plan, 0, sizeof(struct rk_pr_plan));
     struct rk_pr_checked chk = {.geom = pl->geom};
     ropekit_status st = rk_pr_validate(problem, policy, &chk, rule);
-    return st != ROPEKIT_OK ? st : rk_pr_plan(pl, problem, policy, &chk, rule);
+    return st != ROPEKIT_OK
+               ? st
+               : rk_pr_plan_checked(pl, problem, ((const struct rk_pr_policy *)policy)->x_name,
+                                    &chk, rule);
 }
 
-struct rk_pr_run {
-    const struct rk_pr_plan *plan;
-    char *x;
-    const char *cos;
-    const char *sin;
-    char *heap_scratch; /* tasks * scratch_bytes, for long interleave-half rows */
-};
-
-static void rk_pr_task(void *ctx, int64_t task) {
-    const struct rk_pr_run *run = ctx;
-    const struct rk_pr_plan *pl = run->plan;
+void rk_pr_run_task(const struct rk_pr_plan *pl, const struct rk_pr_run *run, int64_t task) {
     /* interleave-half only; never initialised. 16, the stack's own alignment: more would
      * realign every task's frame, and the kernels need no more (unaligned SIMD loads). */
     _Alignas(16) char stack_scratch[RK_PR_STACK_SCRATCH];
@@ -172,6 +158,11 @@ static void rk_pr_task(void *ctx, int64_t task) {
             idx[d - 1]++;
         }
     }
+}
+
+static void rk_pr_task(void *ctx, int64_t task) {
+    const struct rk_pr_run *run = ctx;
+    rk_pr_run_task(run->plan, run, task);
 }
 
 ropekit_status rk_pr_run(const void *plan, const char *api, const struct rk_op_data *data,

@@ -1,0 +1,5 @@
+/* Forwarding header: CANN installs operator headers under aclnnop/ and aclnnop/level2/. */
+#ifndef ROPEKIT_ACLNNOP_LEVEL2_ACLNN_APPLY_ROTARY_POS_EMB_V2_H_
+#define ROPEKIT_ACLNNOP_LEVEL2_ACLNN_APPLY_ROTARY_POS_EMB_V2_H_
+#include "aclnnop/aclnn_apply_rotary_pos_emb_v2.h"
+#endif
