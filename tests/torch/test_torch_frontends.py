@@ -58,16 +58,23 @@ def test_cann_graph_mode_example():
     (lambda x, c: inplace_partial_rotary_mul(x[0], c[0], c[0], partial_slice=[0, 8]),
      "must be 4-D"),
     (lambda x, c: inplace_partial_rotary_mul(torch.zeros(1, 1, 1, 1026), c, c,
-                                             partial_slice=[0, 8]), "at most 1024"),
+                                             partial_slice=[0, 8]), "must be <= 1024"),
+    (lambda x, c: inplace_partial_rotary_mul(x.double(), c.double(), c.double(),
+                                             partial_slice=[0, 8]),
+     "xRef dtype = 11: must be float32, float16 or bfloat16"),  # CANN has no float64
+    (lambda x, c: inplace_partial_rotary_mul(x, c, c, rotary_mode="half", partial_slice=[0, 8]),
+     "only 1 \\(interleave\\) is supported"),
     (lambda x, c: inplace_partial_rotary_mul(x, c, c, partial_slice=[0, 8, 9]),
      "must have 2 values"),
     (lambda x, c: rt.ops.inplace_partial_rotary_mul(x, c, c, partial_slice=[0, 9]),
      "slice length"),
 ])
 def test_cann_documented_checks(call, match):
-    x, c = torch.zeros(1, 2, 2, 16), torch.zeros(1, 2, 1, 8)
+    x, c = torch.randn(1, 2, 2, 16), torch.zeros(1, 2, 1, 8)  # a rotation would zero x
+    x0 = x.clone()
     with pytest.raises(ValueError, match=match):
         call(x, c)
+    assert torch.equal(x, x0)  # refused before anything is written
 
 
 def test_cann_backward_needs_contiguous_tensors():

@@ -26,6 +26,10 @@ _partial_rotary_plan = bind("ropekit_partial_rotary_plan_create", ctypes.c_int,
                             _PR_ARGS + [_PLAN])
 _rope = bind("ropekit_rope", ctypes.c_int, [_TP] * 6 + [_CP])
 _rope_plan = bind("ropekit_rope_plan_create", ctypes.c_int, [_TP] * 6 + [_CP, _PLAN])
+_cann_partial_rotary_plan = bind(
+    "ropekit_cann_partial_rotary_plan_create", ctypes.c_int,
+    [ctypes.c_int, _TP, _TP, _TP, ctypes.c_int64, ctypes.POINTER(ctypes.c_int64),
+     ctypes.c_uint64, _PLAN, ctypes.POINTER(ctypes.c_int32)])
 _plan_destroy = bind("ropekit_plan_destroy", None, [ctypes.c_void_p])
 _set_num_threads = bind("ropekit_set_num_threads", ctypes.c_int, [ctypes.c_int])
 
@@ -83,12 +87,12 @@ def describe_layout(t):
     return r
 
 
-def _raise(status, api, op):
-    """Raises the library's failure as the exception class torch users expect, the op named
-    where the library names its C function."""
+def _raise(status, api, op, package="ropekit"):
+    """Raises the library's failure as the exception class torch users expect, the op
+    (package.op) named where the library names its C function."""
     detail = _np_native.last_error()
     prefix = f"{api}: "
-    message = f"ropekit.{op}: {detail[len(prefix):] if detail.startswith(prefix) else detail}"
+    message = f"{package}.{op}: {detail[len(prefix):] if detail.startswith(prefix) else detail}"
     cls = _ERRORS.get(int(status), RuntimeError)
     raise cls(message) from RopekitError(status, detail, api, _np_native.status_name(status))
 
@@ -176,6 +180,26 @@ def check_partial_rotary(op, x, r1, r2, mode, start, end, backward):
                                   _BACKWARD if backward else _FORWARD, ctypes.byref(plan))
     if status:
         _raise(status, "ropekit_partial_rotary_plan_create", op)
+    _plan_destroy(plan)
+
+
+def check_cann_partial_rotary(package, op, x, r1, r2, mode, start, end, backward):
+    """What CANN's aclnnInplacePartialRotaryMul (or its gradient) would refuse, refused:
+    ropekit_cann_partial_rotary_plan_create on the layouts of x, r1, r2 (the plan is
+    destroyed at once). Sizes without a hint are left to the op's own check."""
+    descs = tuple(describe_layout(t) for t in (x, r1, r2))
+    start, end = concrete(start), concrete(end)
+    if None in descs or start is None or end is None:
+        return
+    which = (_abi.ROPEKIT_CANN_INPLACE_PARTIAL_ROTARY_MUL_GRAD if backward
+             else _abi.ROPEKIT_CANN_INPLACE_PARTIAL_ROTARY_MUL)
+    api = _abi.ropekit_cann_op_names[which] + "GetWorkspaceSize"
+    slc = (ctypes.c_int64 * 2)(start, end)
+    plan, code = ctypes.c_void_p(), ctypes.c_int32()
+    status = _cann_partial_rotary_plan(which, *(ctypes.byref(d) for d in descs), mode, slc, 2,
+                                       ctypes.byref(plan), ctypes.byref(code))
+    if status:
+        _raise(status, api, op, package)
     _plan_destroy(plan)
 
 
