@@ -152,11 +152,13 @@ ROPEKIT_CANN_INPLACE_PARTIAL_ROTARY_MUL = 0
 ROPEKIT_CANN_INPLACE_PARTIAL_ROTARY_MUL_GRAD = 1
 ROPEKIT_CANN_ROPE_WITH_SIN_COS_CACHE = 2
 ROPEKIT_CANN_ROPE_WITH_SIN_COS_CACHE_V2 = 3
+ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING = 4
 ropekit_cann_op = {
     "ROPEKIT_CANN_INPLACE_PARTIAL_ROTARY_MUL": 0,
     "ROPEKIT_CANN_INPLACE_PARTIAL_ROTARY_MUL_GRAD": 1,
     "ROPEKIT_CANN_ROPE_WITH_SIN_COS_CACHE": 2,
     "ROPEKIT_CANN_ROPE_WITH_SIN_COS_CACHE_V2": 3,
+    "ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING": 4,
 }
 # ropekit_cann_op_name of each value
 ropekit_cann_op_names = {
@@ -164,10 +166,12 @@ ropekit_cann_op_names = {
     1: "aclnnInplacePartialRotaryMulGrad",
     2: "aclnnRopeWithSinCosCache",
     3: "aclnnRopeWithSinCosCacheV2",
+    4: "aclnnRotaryPositionEmbedding",
 }
 
 # limits (include/ropekit/ropekit_cann.h)
 ROPEKIT_CANN_PARTIAL_ROTARY_MAX_D = 1024
+ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING_MAX_D = 1024
 
 # aclDataType (include/acl/acl_base.h)
 ACL_DT_UNDEFINED = -1

@@ -187,8 +187,9 @@ static void compare_kernel(const struct rot_row *r) {
             for (int64_t row = 0; row < a.rows; row++) {
                 const size_t yo = (size_t)(yl.lead + row * yl.pitch) * xs;
                 const size_t xo = (size_t)(a.x - x) + (size_t)(row * a.x_row);
-                snprintf(what, sizeof what, "%s len %lld bcast %d row %lld out of place vs in place",
-                         r->name, (long long)len, bcast, (long long)row);
+                snprintf(what, sizeof what,
+                         "%s len %lld bcast %d row %lld out of place vs in place", r->name,
+                         (long long)len, bcast, (long long)row);
                 fail_on_difference(what, want + xo, want_y + yo, x + xo, (size_t)len * xs, xs);
                 memcpy(want_y + yo, y_init + yo, (size_t)len * xs);
             }

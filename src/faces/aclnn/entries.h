@@ -10,6 +10,7 @@ extern const struct rk_aclnn_entry rk_aclnn_partial_rotary_mul;
 extern const struct rk_aclnn_entry rk_aclnn_partial_rotary_mul_grad;
 extern const struct rk_aclnn_entry rk_aclnn_rope_with_sin_cos_cache;
 extern const struct rk_aclnn_entry rk_aclnn_rope_with_sin_cos_cache_v2;
+extern const struct rk_aclnn_entry rk_aclnn_rotary_position_embedding;
 
 /* The entry of a ropekit_cann_op; NULL for any other value. */
 const struct rk_aclnn_entry *rk_aclnn_entry_of(ropekit_cann_op op);

@@ -60,15 +60,15 @@ static const struct rk_pr_plan *rk_native_plan_of(const ropekit_plan *plan, bool
     const struct rk_pr_plan *pl = rk_plan_of(plan, &rk_op_partial_rotary);
     *st = ROPEKIT_OK;
     if (!pl)
-        *st = rk_plan_error(plan, api, apart ? "an out-of-place partial-rotary plan"
-                                             : "an in-place partial-rotary plan");
+        *st = rk_plan_error(plan, api,
+                            apart ? "an out-of-place partial-rotary plan"
+                                  : "an in-place partial-rotary plan");
     else if (pl->views.apart != apart)
-        *st = rk_error_set(ROPEKIT_INVALID_ARGUMENT,
-                           "%s: plan = %p: was made by %s; it runs with %s", api, (const void *)plan,
-                           apart ? "ropekit_partial_rotary_plan_create"
-                                 : "ropekit_partial_rotary_out_plan_create",
-                           apart ? "ropekit_partial_rotary_execute"
-                                 : "ropekit_partial_rotary_out_execute");
+        *st = rk_error_set(
+            ROPEKIT_INVALID_ARGUMENT, "%s: plan = %p: was made by %s; it runs with %s", api,
+            (const void *)plan,
+            apart ? "ropekit_partial_rotary_plan_create" : "ropekit_partial_rotary_out_plan_create",
+            apart ? "ropekit_partial_rotary_execute" : "ropekit_partial_rotary_out_execute");
     return *st == ROPEKIT_OK ? pl : NULL;
 }
 
@@ -103,10 +103,11 @@ ropekit_status ropekit_partial_rotary(const ropekit_tensor *x, const ropekit_ten
 
 /* ---- Out of place (RotaryPositionEmbedding's form): out = x rotated ---- */
 
-ropekit_status ropekit_partial_rotary_out_plan_create(
-    const ropekit_tensor *x, const ropekit_tensor *cos, const ropekit_tensor *sin,
-    const ropekit_tensor *out, ropekit_rotary_mode mode, int64_t start, int64_t end,
-    ropekit_direction direction, ropekit_plan **plan) {
+ropekit_status
+ropekit_partial_rotary_out_plan_create(const ropekit_tensor *x, const ropekit_tensor *cos,
+                                       const ropekit_tensor *sin, const ropekit_tensor *out,
+                                       ropekit_rotary_mode mode, int64_t start, int64_t end,
+                                       ropekit_direction direction, ropekit_plan **plan) {
     static const char api[] = "ropekit_partial_rotary_out_plan_create";
     const int64_t slice[2] = {start, end};
     struct rk_pr_problem prob;

@@ -248,6 +248,11 @@ static ropekit_status rk_step_l_multiple(struct rk_pr_ctx *c, int *rule) {
     const int64_t len = c->end - c->start;
     const int64_t multiple = c->p->mode == ROPEKIT_ROTARY_QUARTER ? 4 : 2;
     RK_COUNT(L_MULTIPLE);
+    if (len % multiple != 0 && c->p->whole_row)
+        RK_PR_FAIL(RK_PR_RULE_L_MULTIPLE,
+                   "%s: %s last dim D = %lld: must be a multiple of %lld in %s mode", c->p->api,
+                   c->name[0], (long long)len, (long long)multiple,
+                   ropekit_rotary_mode_name((ropekit_rotary_mode)c->p->mode));
     if (len % multiple != 0)
         RK_PR_FAIL(RK_PR_RULE_L_MULTIPLE,
                    "%s: slice length end - start = %lld: must be a multiple of %lld in %s mode",
@@ -260,6 +265,9 @@ static ropekit_status rk_step_cs_len(struct rk_pr_ctx *c, int *rule) {
     const ropekit_tensor *cs = c->t[1];
     const int64_t cs_len = cs->shape[cs->ndim - 1], len = c->end - c->start;
     RK_COUNT(CS_LEN);
+    if (cs_len != len && c->p->whole_row)
+        RK_PR_FAIL(RK_PR_RULE_CS_LEN, "%s: cos last dim = %lld: must equal %s's last dim D = %lld",
+                   c->p->api, (long long)cs_len, c->name[0], (long long)len);
     if (cs_len != len)
         RK_PR_FAIL(RK_PR_RULE_CS_LEN, "%s: cos last dim = %lld: must equal the slice length %lld",
                    c->p->api, (long long)cs_len, (long long)len);
@@ -354,9 +362,9 @@ static ropekit_status rk_step_overlap(struct rk_pr_ctx *c, int *rule) {
 /* Marks the no-op exit: an empty slice or an empty tensor (SPEC §3.2). */
 static ropekit_status rk_step_noop(struct rk_pr_ctx *c, int *rule) {
     (void)rule;
-    c->out->noop = c->end == c->start || rk_tensor_numel(c->t[0]) == 0 ||
-                   (!c->pol->noop_x_only &&
-                    (rk_tensor_numel(c->t[1]) == 0 || rk_tensor_numel(c->t[2]) == 0));
+    c->out->noop =
+        c->end == c->start || rk_tensor_numel(c->t[0]) == 0 ||
+        (!c->pol->noop_x_only && (rk_tensor_numel(c->t[1]) == 0 || rk_tensor_numel(c->t[2]) == 0));
     return ROPEKIT_OK;
 }
 
@@ -423,10 +431,10 @@ ropekit_status rk_pr_check_data(const void *plan, const char *api, const struct 
     RK_COUNT_CHECK(RK_OP_PARTIAL_ROTARY, RK_PR_RULE_DATA_NULL);
     if (!x || (pl->views.rotate && (!cos || !sin)) || (pl->views.apart && !out))
         RK_PR_FAIL(RK_PR_RULE_DATA_NULL, "%s: %s data = NULL: required", api,
-                   !x                  ? pl->x_name
+                   !x                        ? pl->x_name
                    : pl->views.apart && !out ? "out"
-                   : !cos              ? "cos"
-                                       : "sin");
+                   : !cos                    ? "cos"
+                                             : "sin");
     RK_COUNT_CHECK(RK_OP_PARTIAL_ROTARY, RK_PR_RULE_OVERLAP);
     return rk_pr_check_overlap(api, pl->x_name, pl->geom, &pl->views, x, cos, sin, out, rule);
 }

@@ -234,8 +234,12 @@ ropekit_status rk_pr_run(const void *plan, const char *api, const struct rk_op_d
     if (pl->noop)
         return ROPEKIT_OK;
     char *x = data->ptr[RK_PR_X];
-    struct rk_pr_run run = {pl, x, pl->views.apart ? data->ptr[RK_PR_OUT] : x,
-                            data->ptr[RK_PR_COS], data->ptr[RK_PR_SIN], NULL};
+    struct rk_pr_run run = {pl,
+                            x,
+                            pl->views.apart ? data->ptr[RK_PR_OUT] : x,
+                            data->ptr[RK_PR_COS],
+                            data->ptr[RK_PR_SIN],
+                            NULL};
     if (pl->scratch_bytes > RK_PR_STACK_SCRATCH) {
         run.heap_scratch = malloc((size_t)(pl->tasks * pl->scratch_bytes));
         if (!run.heap_scratch)
@@ -267,7 +271,8 @@ size_t rk_pr_describe(const void *plan, char *buf, size_t len) {
                      ropekit_dtype_name(pl->x_dtype), xb, ropekit_dtype_name(pl->cs_dtype), cb,
                      (long long)pl->len, (long long)pl->rows, pl->kernel_name,
                      pl->x_col == (int64_t)ropekit_dtype_size(pl->x_dtype) ? "" : "(strided)",
-                     pl->views.apart ? " out-of-place" : "", (long long)pl->tasks, pl->threads, pl->prefetch ? " prefetch" : "");
+                     pl->views.apart ? " out-of-place" : "", (long long)pl->tasks, pl->threads,
+                     pl->prefetch ? " prefetch" : "");
     return n < 0 ? 0 : (size_t)n;
 }
 
