@@ -1,4 +1,4 @@
-/* aclnnRotaryPositionEmbedding (SPEC §9): one test per row of the validation table (code,
+/* aclnnRotaryPositionEmbedding (SPEC §14): one test per row of the validation table (code,
  * message naming the GetWorkspaceSize and the argument, nothing written: no buffer, no
  * executor, no workspace size), the empty-x exit, in place (out is x), and results
  * against the float64 reference for every mode, dtype and cos/sin layout the doc lists,
@@ -206,7 +206,7 @@ static void run_accepted(const struct rpe_case *k, struct rpe_bufs *b) {
         expect_refused(&k, ACLNN_ERR_##code, piece);                                               \
     } while (0)
 
-/* ---- one test per row of SPEC §9.3 ---- */
+/* ---- one test per row of SPEC §14.3 ---- */
 
 static void test_null(void **state) {
     (void)state;

@@ -1,4 +1,4 @@
-/* aclnnRotaryPositionEmbedding (SPEC §9): the partial-rotary operator out of place over
+/* aclnnRotaryPositionEmbedding (SPEC §14): the partial-rotary operator out of place over
  * the whole last dim, with CANN's restrictions as its policy and CANN's codes as data. */
 #include "aclnnop/aclnn_rotary_position_embedding.h"
 
@@ -16,7 +16,7 @@ _Static_assert(0 RK_ACLNN_RPE_CODES(RK_ROW_) == RK_PR_RULE_COUNT - 1,
 static const aclnnStatus rk_rpe_codes[RK_PR_RULE_COUNT] = {RK_ACLNN_RPE_CODES(RK_CODE_)};
 static const aclError rk_rpe_faults[RK_PR_RULE_COUNT] = {RK_ACLNN_RPE_CODES(RK_FAULT_)};
 
-/* SPEC §9.3's order: what the op definition checks (nulls, then dtypes), the exit of an
+/* SPEC §14.3's order: what the op definition checks (nulls, then dtypes), the exit of an
  * empty x (which the shape rules do not bind), then the tiling's mode and shapes. */
 static const enum rk_pr_step rk_rpe_order[] = {
     RK_PR_STEP_NULL,   RK_PR_STEP_DTYPE,      RK_PR_STEP_SLICE,     RK_PR_STEP_NOOP,

@@ -1,4 +1,4 @@
-/* CANN's codes for the partial-rotary rules under aclnnRotaryPositionEmbedding (SPEC §9.3),
+/* CANN's codes for the partial-rotary rules under aclnnRotaryPositionEmbedding (SPEC §14.3),
  * one row per rule of the operator's table (src/ops/partial_rotary/rules.h): 161001 for
  * nulls, 161002 for dtypes (the op definition's table), 561002 from its tiling for shapes
  * and the mode. Rules the entry point cannot break (it has no slice) keep the tiling's
