@@ -20,7 +20,8 @@
 
 struct rk_rot_rows {
     const char *x; /* element `start` of the first row */
-    char *y;       /* where that row's rotation goes: x (in place) or a disjoint row */
+    char *y;       /* where that row's rotation goes: x (in place: then y_row and y_col
+                      are x's) or a disjoint row */
     const char *cos;
     const char *sin;
     int64_t rows;

@@ -131,6 +131,9 @@ RK_INLINE int rk256_rot_hoist_wanted(ropekit_rotary_mode mode, ropekit_direction
 
 #define RK_DEFINE_ROT_AVX2(isa, name, mode, direction, xdt, cdt)                                   \
     RK_KERNEL void name(const struct rk_rot_rows *a) {                                             \
-        rk256_rot_rows(a, mode, direction, xdt, cdt);                                              \
+        if (a->y == a->x)                                                                          \
+            rk256_rot_rows(a, mode, direction, xdt, cdt, 1);                                       \
+        else                                                                                       \
+            rk256_rot_rows(a, mode, direction, xdt, cdt, 0);                                       \
     }
 RK_ROT_KERNELS_AVX2(RK_DEFINE_ROT_AVX2)

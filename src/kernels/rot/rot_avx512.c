@@ -83,7 +83,10 @@ RK_INLINE int rk512_rot_hoist_wanted(ropekit_rotary_mode mode, ropekit_direction
 
 #define RK_DEFINE_ROT_AVX512(isa, name, mode, direction, xdt, cdt)                                 \
     RK_KERNEL void name(const struct rk_rot_rows *a) {                                             \
-        rk512_rot_rows(a, mode, direction, xdt, cdt);                                              \
+        if (a->y == a->x)                                                                          \
+            rk512_rot_rows(a, mode, direction, xdt, cdt, 1);                                       \
+        else                                                                                       \
+            rk512_rot_rows(a, mode, direction, xdt, cdt, 0);                                       \
     }
 #if defined(RK512_HW_BF16)
 RK_ROT_KERNELS_AVX512BF16(RK_DEFINE_ROT_AVX512)

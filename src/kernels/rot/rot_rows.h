@@ -36,8 +36,12 @@
 #define rkv_interleave_bf16_pairs RKV(interleave_bf16_pairs)
 #endif
 
+/* `inplace` (a constant of each call) says y is x: the row loops then get one pointer for
+ * both, as before out of place existed (told two pointers, GCC keeps both live and
+ * reloads: +9% instructions for bf16 interleave rows of 64). */
 RK_INLINE void RKV(rot_rows)(const struct rk_rot_rows *a, ropekit_rotary_mode mode,
-                             ropekit_direction dir, enum rk_kdtype xdt, enum rk_kdtype cdt) {
+                             ropekit_direction dir, enum rk_kdtype xdt, enum rk_kdtype cdt,
+                             int inplace) {
     const int64_t len = a->len, xs = RK_SIZE(xdt);
 #if defined(RKV_ROT_BF16_SPLIT)
     const int split = xdt == RK_KDT_BF16 && mode != ROPEKIT_ROTARY_INTERLEAVE_HALF;
@@ -74,13 +78,12 @@ RK_INLINE void RKV(rot_rows)(const struct rk_rot_rows *a, ropekit_rotary_mode mo
     const float *hc = hoist ? cf : NULL, *hs = hoist ? sf : NULL;
 #endif
     const int64_t ahead = a->prefetch ? rk_prefetch_rows_ahead(a->x_row) : 0;
-    const int apart = a->y != a->x; /* out of place: the output rows are prefetched too */
     for (int64_t row = 0; row < a->rows; row++) {
         const char *x = a->x + row * a->x_row;
-        char *y = a->y + row * a->y_row;
+        char *y = inplace ? (char *)x : a->y + row * a->y_row;
         if (ahead) {
             rk_prefetch_row(x, a->x_row, ahead, len * xs);
-            if (apart)
+            if (!inplace) /* out of place: the output rows are prefetched too */
                 rk_prefetch_row(y, a->y_row, ahead, len * xs);
         }
         const char *c = hoist ? (const char *)cf : a->cos + row * a->c_row;
