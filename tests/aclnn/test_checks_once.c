@@ -275,7 +275,7 @@ static void test_native_partial_rotary_checks_once(void **state) {
     ropekit_tensor o = x;
     rk_check_count_reset();
     assert_int_equal(ropekit_partial_rotary_out_plan_create(&x, &c, &c, &o, ROPEKIT_ROTARY_HALF, 0,
-                                                            4, ROPEKIT_FORWARD, &plan),
+                                                            8, ROPEKIT_FORWARD, &plan),
                      ROPEKIT_OK);
     EXPECT(PR, 1, create_rules, RK_PR_RULE_COUNT, "out-of-place plan create");
     rk_check_count_reset();
