@@ -295,11 +295,14 @@ static void rk_print_cann_enums(void) {
         RK_CONST(ROPEKIT_CANN_ROPE_WITH_SIN_COS_CACHE_V2),
         RK_CONST(ROPEKIT_CANN_APPLY_ROTARY_POS_EMB),
         RK_CONST(ROPEKIT_CANN_APPLY_ROTARY_POS_EMB_V2),
+        RK_CONST(ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING),
     };
     rk_print_enum("ropekit_cann_op", h, op, RK_COUNT(op), rk_cann_op_name, "ropekit_cann_op_name",
                   "?", NULL);
     printf("\n# limits (%s)\nROPEKIT_CANN_PARTIAL_ROTARY_MAX_D = %d\n", h,
            ROPEKIT_CANN_PARTIAL_ROTARY_MAX_D);
+    printf("ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING_MAX_D = %d\n",
+           ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING_MAX_D);
 }
 
 static void rk_print_acl_enums(void) {

@@ -253,6 +253,33 @@ ROPEKIT_API ropekit_status ropekit_partial_rotary(const ropekit_tensor *x,
                                                   ropekit_rotary_mode mode, int64_t start,
                                                   int64_t end, ropekit_direction direction);
 
+/* Out of place (RotaryPositionEmbedding's form): x is read and left as it is, and out
+ * (x's shape and dtype, any strides) receives the rotated x: the slice rotated as above,
+ * the rest of each row copied bit for bit (start == end: out is a copy of x). out may be
+ * x itself (the same data and the same strides: then the call is in place); out sharing
+ * any other byte with x, or any byte with cos or sin, or with itself, is refused. The
+ * other rules are those of the in-place calls. A plan made here runs only with
+ * ropekit_partial_rotary_out_execute, an in-place plan only with
+ * ropekit_partial_rotary_execute. */
+ROPEKIT_API ropekit_status ropekit_partial_rotary_out_plan_create(
+    const ropekit_tensor *x, const ropekit_tensor *cos, const ropekit_tensor *sin,
+    const ropekit_tensor *out, ropekit_rotary_mode mode, int64_t start, int64_t end,
+    ropekit_direction direction, ropekit_plan **plan);
+
+/* Runs an out-of-place plan: checks the pointers and the overlaps, then writes out; on
+ * failure out is untouched. */
+ROPEKIT_API ropekit_status ropekit_partial_rotary_out_execute(const ropekit_plan *plan,
+                                                              const void *x, const void *cos,
+                                                              const void *sin, void *out);
+
+/* Out-of-place plan + execute in one call. */
+ROPEKIT_API ropekit_status ropekit_partial_rotary_out(const ropekit_tensor *x,
+                                                      const ropekit_tensor *cos,
+                                                      const ropekit_tensor *sin,
+                                                      const ropekit_tensor *out,
+                                                      ropekit_rotary_mode mode, int64_t start,
+                                                      int64_t end, ropekit_direction direction);
+
 /* ---- Apply rotary (ApplyRotaryPosEmb: query and key in place, one cos/sin) ----
  *
  * query [..., D] and key [..., D] (ranks 1..8, each its own shape, strides and dtype) are

@@ -1,5 +1,6 @@
 /* Row kernels of the partial-rotary family: one call rotates `rows` vectors of
- * length `len` in place.
+ * length `len`, read from x and written to y. y may be x (in place, the operator's usual
+ * call); otherwise y must not share a byte with x, cos or sin.
  *
  * Layout of one vector v[0..len) per mode (h = len/2, q = len/4), pairs (p, r):
  *   half             [a0 a1 .. | b0 b1 ..]            p = j,  r = j + h
@@ -18,13 +19,15 @@
 #include "ropekit/ropekit.h"
 
 struct rk_rot_rows {
-    char *x; /* element `start` of the first row */
+    const char *x; /* element `start` of the first row */
+    char *y;       /* where that row's rotation goes: x (in place: then y_row and y_col
+                      are x's) or a disjoint row */
     const char *cos;
     const char *sin;
     int64_t rows;
     int64_t len;
-    int64_t x_row, c_row, s_row; /* bytes between consecutive rows (0 = broadcast) */
-    int64_t x_col, c_col, s_col; /* bytes between consecutive elements of a row */
+    int64_t x_row, y_row, c_row, s_row; /* bytes between consecutive rows (0 = broadcast) */
+    int64_t x_col, y_col, c_col, s_col; /* bytes between consecutive elements of a row */
     void *scratch; /* interleave-half only: len * RK_ROT_SCRATCH_ELEM(x element size) bytes */
     bool prefetch; /* request rows ahead (kernels/prefetch.h) */
 };

@@ -17,6 +17,7 @@
 #include "aclnnop/aclnn_inplace_partial_rotary_mul_grad.h"
 #include "aclnnop/aclnn_rope_with_sin_cos_cache_v2.h"
 #include "ops/apply_rotary/apply_rotary.h"
+#include "aclnnop/aclnn_rotary_position_embedding.h"
 #include "ops/check_count.h"
 #include "ops/partial_rotary/partial_rotary.h"
 #include "ops/rope/rope.h"
@@ -42,11 +43,11 @@ static void expect_counts(int op, int count_of_rules, const int *rules, size_t n
     expect_counts(op, n, rules, sizeof(rules) / sizeof((rules)[0]), count, when)
 
 static const int pr_forward_rules[] = {
-    RK_PR_RULE_NULL,     RK_PR_RULE_LAYOUT,     RK_PR_RULE_DATA_NULL,   RK_PR_RULE_X_DTYPE,
-    RK_PR_RULE_CS_DTYPE, RK_PR_RULE_DTYPE_PAIR, RK_PR_RULE_RANK,        RK_PR_RULE_CS_SHAPE,
-    RK_PR_RULE_MODE,     RK_PR_RULE_SLICE_SIZE, RK_PR_RULE_SLICE_RANGE, RK_PR_RULE_MAX_D,
-    RK_PR_RULE_D_EVEN,   RK_PR_RULE_L_MULTIPLE, RK_PR_RULE_CS_LEN,      RK_PR_RULE_BROADCAST,
-    RK_PR_RULE_OVERLAP,
+    RK_PR_RULE_OUT_DTYPE,   RK_PR_RULE_OUT_SHAPE, RK_PR_RULE_NULL,     RK_PR_RULE_LAYOUT,
+    RK_PR_RULE_DATA_NULL,   RK_PR_RULE_X_DTYPE,   RK_PR_RULE_CS_DTYPE, RK_PR_RULE_DTYPE_PAIR,
+    RK_PR_RULE_RANK,        RK_PR_RULE_CS_SHAPE,  RK_PR_RULE_MODE,     RK_PR_RULE_SLICE_SIZE,
+    RK_PR_RULE_SLICE_RANGE, RK_PR_RULE_MAX_D,     RK_PR_RULE_D_EVEN,   RK_PR_RULE_L_MULTIPLE,
+    RK_PR_RULE_CS_LEN,      RK_PR_RULE_BROADCAST, RK_PR_RULE_OVERLAP,
 };
 static const int pr_bind_rules[] = {RK_PR_RULE_DATA_NULL, RK_PR_RULE_OVERLAP};
 
@@ -118,12 +119,13 @@ static void test_aclnn_partial_rotary_checks_once(void **state) {
 static void test_aclnn_partial_rotary_grad_checks_once(void **state) {
     (void)state;
     static const int grad_rules[] = {
-        RK_PR_RULE_NULL,       RK_PR_RULE_LAYOUT,     RK_PR_RULE_DATA_NULL,
-        RK_PR_RULE_X_DTYPE,    RK_PR_RULE_CS_DTYPE,   RK_PR_RULE_DTYPE_PAIR,
-        RK_PR_RULE_MODE,       RK_PR_RULE_SLICE_SIZE, RK_PR_RULE_SLICE_RANGE,
-        RK_PR_RULE_RANK,       RK_PR_RULE_CS_SHAPE,   RK_PR_RULE_CS_LEN_EXCEEDS_D,
-        RK_PR_RULE_CS_LEN,     RK_PR_RULE_MAX_D,      RK_PR_RULE_D_EVEN,
-        RK_PR_RULE_L_MULTIPLE, RK_PR_RULE_BROADCAST,  RK_PR_RULE_OVERLAP,
+        RK_PR_RULE_OUT_DTYPE,  RK_PR_RULE_OUT_SHAPE,        RK_PR_RULE_NULL,
+        RK_PR_RULE_LAYOUT,     RK_PR_RULE_DATA_NULL,        RK_PR_RULE_X_DTYPE,
+        RK_PR_RULE_CS_DTYPE,   RK_PR_RULE_DTYPE_PAIR,       RK_PR_RULE_MODE,
+        RK_PR_RULE_SLICE_SIZE, RK_PR_RULE_SLICE_RANGE,      RK_PR_RULE_RANK,
+        RK_PR_RULE_CS_SHAPE,   RK_PR_RULE_CS_LEN_EXCEEDS_D, RK_PR_RULE_CS_LEN,
+        RK_PR_RULE_MAX_D,      RK_PR_RULE_D_EVEN,           RK_PR_RULE_L_MULTIPLE,
+        RK_PR_RULE_BROADCAST,  RK_PR_RULE_OVERLAP,
     };
     struct pr_call c;
     pr_call_make(&c);
@@ -245,10 +247,11 @@ static void test_native_rope_checks_once(void **state) {
 static void test_native_partial_rotary_checks_once(void **state) {
     (void)state;
     static const int create_rules[] = {
-        RK_PR_RULE_NULL,       RK_PR_RULE_LAYOUT,      RK_PR_RULE_X_DTYPE,   RK_PR_RULE_CS_DTYPE,
-        RK_PR_RULE_DTYPE_PAIR, RK_PR_RULE_RANK,        RK_PR_RULE_CS_SHAPE,  RK_PR_RULE_MODE,
-        RK_PR_RULE_SLICE_SIZE, RK_PR_RULE_SLICE_RANGE, RK_PR_RULE_MAX_D,     RK_PR_RULE_D_EVEN,
-        RK_PR_RULE_L_MULTIPLE, RK_PR_RULE_CS_LEN,      RK_PR_RULE_BROADCAST, RK_PR_RULE_OVERLAP,
+        RK_PR_RULE_OUT_DTYPE, RK_PR_RULE_OUT_SHAPE, RK_PR_RULE_NULL,       RK_PR_RULE_LAYOUT,
+        RK_PR_RULE_X_DTYPE,   RK_PR_RULE_CS_DTYPE,  RK_PR_RULE_DTYPE_PAIR, RK_PR_RULE_RANK,
+        RK_PR_RULE_CS_SHAPE,  RK_PR_RULE_MODE,      RK_PR_RULE_SLICE_SIZE, RK_PR_RULE_SLICE_RANGE,
+        RK_PR_RULE_MAX_D,     RK_PR_RULE_D_EVEN,    RK_PR_RULE_L_MULTIPLE, RK_PR_RULE_CS_LEN,
+        RK_PR_RULE_BROADCAST, RK_PR_RULE_OVERLAP,
     };
     float xs[32], cs[16], sn[16];
     for (int i = 0; i < 32; i++)
@@ -269,6 +272,57 @@ static void test_native_partial_rotary_checks_once(void **state) {
     assert_int_equal(ropekit_partial_rotary_execute(plan, xs, cs, sn), ROPEKIT_OK);
     EXPECT(PR, 1, pr_bind_rules, RK_PR_RULE_COUNT, "execute");
     ropekit_plan_destroy(plan);
+    /* out of place: the same rules, once each */
+    float os[32];
+    ropekit_tensor o = x;
+    rk_check_count_reset();
+    assert_int_equal(ropekit_partial_rotary_out_plan_create(&x, &c, &c, &o, ROPEKIT_ROTARY_HALF, 0,
+                                                            8, ROPEKIT_FORWARD, &plan),
+                     ROPEKIT_OK);
+    EXPECT(PR, 1, create_rules, RK_PR_RULE_COUNT, "out-of-place plan create");
+    rk_check_count_reset();
+    assert_int_equal(ropekit_partial_rotary_out_execute(plan, xs, cs, sn, os), ROPEKIT_OK);
+    EXPECT(PR, 1, pr_bind_rules, RK_PR_RULE_COUNT, "out-of-place execute");
+    ropekit_plan_destroy(plan);
+}
+
+/* aclnnRotaryPositionEmbedding: its order has no CS_LEN_EXCEEDS_D and no slice rules
+ * beyond the range (the slice is the whole row). */
+static void test_aclnn_rotary_position_embedding_checks_once(void **state) {
+    (void)state;
+    static const int rpe_rules[] = {
+        RK_PR_RULE_NULL,        RK_PR_RULE_LAYOUT,     RK_PR_RULE_DATA_NULL, RK_PR_RULE_X_DTYPE,
+        RK_PR_RULE_CS_DTYPE,    RK_PR_RULE_DTYPE_PAIR, RK_PR_RULE_OUT_DTYPE, RK_PR_RULE_SLICE_SIZE,
+        RK_PR_RULE_SLICE_RANGE, RK_PR_RULE_MODE,       RK_PR_RULE_RANK,      RK_PR_RULE_CS_SHAPE,
+        RK_PR_RULE_OUT_SHAPE,   RK_PR_RULE_MAX_D,      RK_PR_RULE_D_EVEN,    RK_PR_RULE_CS_LEN,
+        RK_PR_RULE_L_MULTIPLE,  RK_PR_RULE_BROADCAST,  RK_PR_RULE_OVERLAP,
+    };
+    struct pr_call c;
+    pr_call_make(&c);
+    float out[32];
+    const int64_t xd[4] = {1, 2, 2, 8}, xs[4] = {32, 16, 8, 1};
+    aclTensor *to = aclCreateTensor(xd, 4, ACL_FLOAT, xs, 0, ACL_FORMAT_ND, xd, 4, out);
+    uint64_t ws = 0;
+    aclOpExecutor *e = NULL;
+    rk_check_count_reset();
+    assert_int_equal(aclnnRotaryPositionEmbeddingGetWorkspaceSize(c.tx, c.tc, c.ts, 2, to, &ws, &e),
+                     ACLNN_SUCCESS);
+    assert_int_equal(aclnnRotaryPositionEmbedding(NULL, 0, e, NULL), ACLNN_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
+    EXPECT(PR, 1, rpe_rules, RK_PR_RULE_COUNT, "phase 1 + launch");
+    /* a rebound output is checked at the launch, once */
+    assert_int_equal(aclnnRotaryPositionEmbeddingGetWorkspaceSize(c.tx, c.tc, c.ts, 2, to, &ws, &e),
+                     ACLNN_SUCCESS);
+    assert_int_equal(aclSetAclOpExecutorRepeatable(e), ACLNN_SUCCESS);
+    assert_int_equal(aclSetOutputTensorAddr(e, 0, to, out), ACLNN_SUCCESS);
+    rk_check_count_reset();
+    assert_int_equal(aclnnRotaryPositionEmbedding(NULL, 0, e, NULL), ACLNN_SUCCESS);
+    assert_int_equal(aclnnRotaryPositionEmbedding(NULL, 0, e, NULL), ACLNN_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
+    EXPECT(PR, 1, pr_bind_rules, RK_PR_RULE_COUNT, "two launches after one rebinding");
+    assert_int_equal(aclDestroyAclOpExecutor(e), ACLNN_SUCCESS);
+    aclDestroyTensor(to);
+    pr_call_free(&c);
 }
 
 /* ApplyRotaryPosEmbV2: q [1, 2, 2, 128], k [1, 2, 1, 128], cos/sin [1, 2, 1, 128] f32,
@@ -374,6 +428,7 @@ int main(void) {
         cmocka_unit_test(test_native_partial_rotary_checks_once),
         cmocka_unit_test(test_aclnn_apply_rotary_checks_once),
         cmocka_unit_test(test_native_apply_rotary_checks_once),
+        cmocka_unit_test(test_aclnn_rotary_position_embedding_checks_once),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,8 +1,10 @@
 /* Every partial-rotary kernel of the kernel list (kernels/kernel_list.h) that the CPU can
  * run is bit-identical to the scalar kernel (the oracle) of its mode, direction and dtype
- * pair, on ragged lengths, several rows, broadcast cos/sin rows and in-place data with
- * NaN/inf/subnormal values; the tables hold exactly the list's rows. The strided scalar
- * path equals the contiguous one. ISAs the CPU lacks are skipped. */
+ * pair, on ragged lengths, several rows, broadcast cos/sin rows and data with
+ * NaN/inf/subnormal values, in place and out of place (y rows of another pitch, x left
+ * as it was, nothing written between y's rows); the tables hold exactly the list's rows.
+ * Out of place writes what in place does. The strided scalar path equals the contiguous
+ * one. ISAs the CPU lacks are skipped. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -51,15 +53,46 @@ static void fill(char *p, size_t n, ropekit_dtype dt) {
     }
 }
 
-/* Runs kernel fn on a copy of x and returns it. */
+/* Runs kernel fn in place on a copy of x and returns it. */
 static char *run(rk_rot_fn fn, const char *x, size_t xbytes, const struct rk_rot_rows *tmpl,
-                 char *x_base) {
+                 const char *x_base) {
     char *copy = malloc(xbytes);
     memcpy(copy, x, xbytes);
     struct rk_rot_rows a = *tmpl;
     a.x = copy + (a.x - x_base);
+    a.y = copy + (a.x - copy);
+    a.y_row = a.x_row;
+    a.y_col = a.x_col;
     fn(&a);
     return copy;
+}
+
+/* Where an out-of-place run writes: rows `pitch` elements apart from element `lead` of a
+ * buffer of `bytes`, which starts as random bits (what the kernel must leave alone). */
+struct y_layout {
+    size_t bytes;
+    int64_t lead, pitch;
+};
+
+/* Runs kernel fn from a copy of x into a new y buffer and returns y; the copy of x must be
+ * left as it was. */
+static char *run_apart(rk_rot_fn fn, const char *x, size_t xbytes, const struct rk_rot_rows *tmpl,
+                       const char *x_base, const char *y_init, struct y_layout yl, size_t xs) {
+    char *copy = malloc(xbytes), *y = malloc(yl.bytes);
+    memcpy(copy, x, xbytes);
+    memcpy(y, y_init, yl.bytes);
+    struct rk_rot_rows a = *tmpl;
+    a.x = copy + (a.x - x_base);
+    a.y = y + yl.lead * (int64_t)xs;
+    a.y_row = yl.pitch * (int64_t)xs;
+    a.y_col = (int64_t)xs;
+    fn(&a);
+    if (memcmp(copy, x, xbytes) != 0) {
+        print_error("an out-of-place kernel wrote its input\n");
+        fail();
+    }
+    free(copy);
+    return y;
 }
 
 /* The rows of the kernel list, every ISA this build has. */
@@ -141,6 +174,31 @@ static void compare_kernel(const struct rot_row *r) {
             char *got = run(r->fn, x, xbytes, &a, x);
             snprintf(what, sizeof what, "%s len %lld bcast %d", r->name, (long long)len, bcast);
             fail_on_difference(what, want, got, x, xbytes, xs);
+            /* out of place: y rows of another pitch and offset than x's */
+            const struct y_layout yl = {(size_t)(rows * (len + 5)) * xs, 2, len + 5};
+            char *y_init = malloc(yl.bytes);
+            fill(y_init, yl.bytes / xs, dtypes[r->xd]);
+            char *want_y = run_apart(ref, x, xbytes, &a, x, y_init, yl, xs);
+            char *got_y = run_apart(r->fn, x, xbytes, &a, x, y_init, yl, xs);
+            snprintf(what, sizeof what, "%s len %lld bcast %d out of place", r->name,
+                     (long long)len, bcast);
+            fail_on_difference(what, want_y, got_y, y_init, yl.bytes, xs);
+            /* ... and writes what in place writes, on y's rows only */
+            for (int64_t row = 0; row < a.rows; row++) {
+                const size_t yo = (size_t)(yl.lead + row * yl.pitch) * xs;
+                const size_t xo = (size_t)(a.x - x) + (size_t)(row * a.x_row);
+                snprintf(what, sizeof what,
+                         "%s len %lld bcast %d row %lld out of place vs in place", r->name,
+                         (long long)len, bcast, (long long)row);
+                fail_on_difference(what, want + xo, want_y + yo, x + xo, (size_t)len * xs, xs);
+                memcpy(want_y + yo, y_init + yo, (size_t)len * xs);
+            }
+            snprintf(what, sizeof what, "%s len %lld bcast %d: out of place outside y's rows",
+                     r->name, (long long)len, bcast);
+            fail_on_difference(what, y_init, want_y, y_init, yl.bytes, xs);
+            free(y_init);
+            free(want_y);
+            free(got_y);
             free(want);
             free(got);
         }
@@ -169,6 +227,18 @@ static void compare_kernel(const struct rot_row *r) {
             fail_on_difference(what, want, got, xe, ebytes, xs);
             free(want);
             free(got);
+            /* out of place into exact-size rows too */
+            const struct y_layout yl = {ebytes, 0, len};
+            char *y_init = malloc(ebytes);
+            fill(y_init, (size_t)(2 * len), dtypes[r->xd]);
+            want = run_apart(ref, xe, ebytes, &a, xe, y_init, yl, xs);
+            got = run_apart(r->fn, xe, ebytes, &a, xe, y_init, yl, xs);
+            snprintf(what, sizeof what, "%s len %lld exact rows out of place", r->name,
+                     (long long)len);
+            fail_on_difference(what, want, got, y_init, ebytes, xs);
+            free(want);
+            free(got);
+            free(y_init);
             free(xe);
         }
         free(x);
@@ -232,7 +302,8 @@ static void test_simd_kernels_match_scalar(void **state) {
         skip();
 }
 
-/* A scalar kernel given element strides equals the same kernel on packed data. */
+/* A scalar kernel given element strides equals the same kernel on packed data, in place
+ * and out of place. */
 static void test_strided_equals_packed(void **state) {
     (void)state;
     float scratch[64];
@@ -246,22 +317,38 @@ static void test_strided_equals_packed(void **state) {
                 c[i] = 0.5f + (float)i * 0.01f;
                 s[i] = 0.25f - (float)i * 0.02f;
             }
+            float apart[32], source[48];
+            memcpy(source, strided, sizeof source);
+            for (int i = 0; i < 32; i++)
+                apart[i] = -2.0f;
             struct rk_rot_rows a = {.x = (char *)packed,
+                                    .y = (char *)packed,
                                     .cos = (char *)c,
                                     .sin = (char *)s,
                                     .rows = 1,
                                     .len = len,
                                     .x_col = 4,
+                                    .y_col = 4,
                                     .c_col = 4,
                                     .s_col = 4,
                                     .scratch = scratch};
             rk_rot_table_scalar[mode][dir][RK_KDT_F32][RK_KDT_F32](&a);
-            a.x = (char *)strided;
+            /* strided x to strided y (a stride of 2 elements) */
+            a.x = (char *)source;
             a.x_col = 12;
+            a.y = (char *)apart;
+            a.y_col = 8;
+            rk_rot_table_scalar[mode][dir][RK_KDT_F32][RK_KDT_F32](&a);
+            /* strided in place */
+            a.x = a.y = (char *)strided;
+            a.x_col = a.y_col = 12;
             rk_rot_table_scalar[mode][dir][RK_KDT_F32][RK_KDT_F32](&a);
             for (int i = 0; i < len; i++) {
                 assert_memory_equal(&packed[i], &strided[3 * i], 4);
                 assert_true(strided[3 * i + 1] == -1.0f && strided[3 * i + 2] == -1.0f);
+                assert_memory_equal(&packed[i], &apart[2 * i], 4);
+                assert_true(apart[2 * i + 1] == -2.0f);
+                assert_true(source[3 * i] == (float)(i + 1) * 0.37f);
             }
         }
 }

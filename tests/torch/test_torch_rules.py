@@ -306,6 +306,10 @@ UNREACHABLE = {
                             "forward order",
         "MAX_D": "aclnn only (the native face has no bound on D)",
         "D_EVEN": "aclnn only (the native face takes odd D)",
+        "OUT_DTYPE": "out of place only (the C calls ropekit_partial_rotary_out*); the torch "
+                     "ops write in place",
+        "OUT_SHAPE": "out of place only (the C calls ropekit_partial_rotary_out*); the torch "
+                     "ops write in place",
         "NO_MEMORY": "not an argument rule: the library's allocation failing",
     },
     "rope": {

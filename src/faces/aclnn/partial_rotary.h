@@ -12,4 +12,10 @@ struct rk_pr_problem rk_aclnn_pr_problem(const struct rk_aclnn_entry *entry,
                                          const ropekit_tensor *sin, int64_t mode,
                                          const int64_t *slice, uint64_t slice_len);
 
+/* The problem of aclnnRotaryPositionEmbedding (out of place over the whole row) from its
+ * arguments as views. Data is not checked, no argument is missing. */
+struct rk_pr_problem rk_aclnn_rpe_problem(const ropekit_tensor *x, const ropekit_tensor *cos,
+                                          const ropekit_tensor *sin, int64_t mode,
+                                          const ropekit_tensor *out);
+
 #endif /* ROPEKIT_FACES_ACLNN_PARTIAL_ROTARY_H_ */

@@ -17,8 +17,10 @@
     X(X_DTYPE, PARAM_INVALID, PARAM_INVALID, RT_FAILURE)                                           \
     X(CS_DTYPE, PARAM_INVALID, PARAM_INVALID, RT_FAILURE)                                          \
     X(DTYPE_PAIR, PARAM_INVALID, PARAM_INVALID, RT_FAILURE)                                        \
+    X(OUT_DTYPE, PARAM_INVALID, PARAM_INVALID, RT_FAILURE) /* in place: never */                   \
     X(RANK, PARAM_INVALID, INNER_TILING_ERROR, RT_FAILURE)                                         \
     X(CS_SHAPE, PARAM_INVALID, INNER_TILING_ERROR, RT_FAILURE)                                     \
+    X(OUT_SHAPE, PARAM_INVALID, INNER_TILING_ERROR, RT_FAILURE) /* in place: never */              \
     X(MODE, PARAM_INVALID, INNER_TILING_ERROR, RT_FAILURE)                                         \
     X(SLICE_SIZE, PARAM_INVALID, INNER_TILING_ERROR, RT_FAILURE)                                   \
     X(SLICE_RANGE, PARAM_INVALID, INNER_TILING_ERROR, RT_FAILURE)                                  \

@@ -11,8 +11,8 @@
 /* float64 interleave-half, four doubles a vector, coefficients read as they are (never
  * widened): the row is read from a copy in scratch, as outputs land on positions later
  * pairs still read. */
-RK_INLINE void rk256d_rot_ihalf_row(char *x, const char *c, const char *s, int64_t len, char *v,
-                                    ropekit_direction dir) {
+RK_INLINE void rk256d_rot_ihalf_row(const char *x, char *y, const char *c, const char *s,
+                                    int64_t len, char *v, ropekit_direction dir) {
     const int64_t h = len / 2;
     memcpy(v, x, (size_t)(8 * len));
     int64_t j = 0;
@@ -25,32 +25,33 @@ RK_INLINE void rk256d_rot_ihalf_row(char *x, const char *c, const char *s, int64
             rk256d_pair_backward(rk256d_load(v + 8 * j), rk256d_load(v + 8 * (j + h)), cp, sp, cr,
                                  sr, &oa, &ob);
             rk256d_interleave(oa, ob, &lo, &hi);
-            rk256d_store(x + 16 * j, lo);
-            rk256d_store(x + 16 * j + 32, hi);
+            rk256d_store(y + 16 * j, lo);
+            rk256d_store(y + 16 * j + 32, hi);
         } else {
             rk256d_deinterleave(rk256d_load(v + 16 * j), rk256d_load(v + 16 * j + 32), &a, &b);
             rk256d_pair_forward(a, b, cp, sp, cr, sr, &oa, &ob);
-            rk256d_store(x + 8 * j, oa);
-            rk256d_store(x + 8 * (j + h), ob);
+            rk256d_store(y + 8 * j, oa);
+            rk256d_store(y + 8 * (j + h), ob);
         }
     }
     for (; j < h; j++) {
         const char *cp = c + 8 * j, *sp = s + 8 * j, *cr = c + 8 * (j + h), *sr = s + 8 * (j + h);
         if (dir == ROPEKIT_BACKWARD)
-            rk_rotate_pair_f64(v + 8 * j, v + 8 * (j + h), x + 16 * j, x + 16 * j + 8, cp, sp, cr,
+            rk_rotate_pair_f64(v + 8 * j, v + 8 * (j + h), y + 16 * j, y + 16 * j + 8, cp, sp, cr,
                                sr, ROPEKIT_BACKWARD);
         else
-            rk_rotate_pair_f64(v + 16 * j, v + 16 * j + 8, x + 8 * j, x + 8 * (j + h), cp, sp, cr,
+            rk_rotate_pair_f64(v + 16 * j, v + 16 * j + 8, y + 8 * j, y + 8 * (j + h), cp, sp, cr,
                                sr, ROPEKIT_FORWARD);
     }
 }
 
-/* Interleave-half: the row is widened into scratch first because outputs land on
- * positions later pairs still need. */
-RK_INLINE void rk256_rot_ihalf_row(char *x, const char *c, const char *s, int64_t len, float *v,
-                                   ropekit_direction dir, enum rk_kdtype xdt, enum rk_kdtype cdt) {
+/* Interleave-half: the row is widened into scratch first because, in place, outputs land
+ * on positions later pairs still need. */
+RK_INLINE void rk256_rot_ihalf_row(const char *x, char *y, const char *c, const char *s,
+                                   int64_t len, float *v, ropekit_direction dir, enum rk_kdtype xdt,
+                                   enum rk_kdtype cdt) {
     if (xdt == RK_KDT_F64) {
-        rk256d_rot_ihalf_row(x, c, s, len, (char *)v, dir);
+        rk256d_rot_ihalf_row(x, y, c, s, len, (char *)v, dir);
         return;
     }
     const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt), h = len / 2;
@@ -68,14 +69,14 @@ RK_INLINE void rk256_rot_ihalf_row(char *x, const char *c, const char *s, int64_
             __m256 a = _mm256_loadu_ps(v + j), b = _mm256_loadu_ps(v + j + h), lo, hi;
             rk256_pair_backward(a, b, cp, sp, cr, sr, &oa, &ob);
             rk256_interleave(oa, ob, &lo, &hi);
-            rk256_store(x + 2 * j * xs, lo, xdt);
-            rk256_store(x + (2 * j + 8) * xs, hi, xdt);
+            rk256_store(y + 2 * j * xs, lo, xdt);
+            rk256_store(y + (2 * j + 8) * xs, hi, xdt);
         } else {
             __m256 a, b;
             rk256_deinterleave(_mm256_loadu_ps(v + 2 * j), _mm256_loadu_ps(v + 2 * j + 8), &a, &b);
             rk256_pair_forward(a, b, cp, sp, cr, sr, &oa, &ob);
-            rk256_store(x + j * xs, oa, xdt);
-            rk256_store(x + (j + h) * xs, ob, xdt);
+            rk256_store(y + j * xs, oa, xdt);
+            rk256_store(y + (j + h) * xs, ob, xdt);
         }
     }
     for (; j < h; j++) {
@@ -84,12 +85,12 @@ RK_INLINE void rk256_rot_ihalf_row(char *x, const char *c, const char *s, int64_
         float oa, ob;
         if (dir == ROPEKIT_BACKWARD) {
             rk_pair_backward(v[j], v[j + h], cp, sp, cr, sr, &oa, &ob);
-            rk_store_elem(x + 2 * j * xs, oa, xdt);
-            rk_store_elem(x + (2 * j + 1) * xs, ob, xdt);
+            rk_store_elem(y + 2 * j * xs, oa, xdt);
+            rk_store_elem(y + (2 * j + 1) * xs, ob, xdt);
         } else {
             rk_pair_forward(v[2 * j], v[2 * j + 1], cp, sp, cr, sr, &oa, &ob);
-            rk_store_elem(x + j * xs, oa, xdt);
-            rk_store_elem(x + (j + h) * xs, ob, xdt);
+            rk_store_elem(y + j * xs, oa, xdt);
+            rk_store_elem(y + (j + h) * xs, ob, xdt);
         }
     }
 }
@@ -130,6 +131,9 @@ RK_INLINE int rk256_rot_hoist_wanted(ropekit_rotary_mode mode, ropekit_direction
 
 #define RK_DEFINE_ROT_AVX2(isa, name, mode, direction, xdt, cdt)                                   \
     RK_KERNEL void name(const struct rk_rot_rows *a) {                                             \
-        rk256_rot_rows(a, mode, direction, xdt, cdt);                                              \
+        if (a->y == a->x)                                                                          \
+            rk256_rot_rows(a, mode, direction, xdt, cdt, 1);                                       \
+        else                                                                                       \
+            rk256_rot_rows(a, mode, direction, xdt, cdt, 0);                                       \
     }
 RK_ROT_KERNELS_AVX2(RK_DEFINE_ROT_AVX2)

@@ -27,11 +27,11 @@ RK_INLINE void rk512_widen_row(const char *src, float *dst, int64_t len, int neg
     }
 }
 
-/* Interleave-half: the row is widened into scratch first because outputs land on
- * positions later pairs still need. */
-RK_INLINE void rk512_rot_ihalf_row(char *x, const char *c, const char *s, int64_t len,
-                                   float *scratch, ropekit_direction dir, enum rk_kdtype xdt,
-                                   enum rk_kdtype cdt) {
+/* Interleave-half: the row is widened into scratch first because, in place, outputs land
+ * on positions later pairs still need. */
+RK_INLINE void rk512_rot_ihalf_row(const char *x, char *y, const char *c, const char *s,
+                                   int64_t len, float *scratch, ropekit_direction dir,
+                                   enum rk_kdtype xdt, enum rk_kdtype cdt) {
     const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt), h = len / 2;
     for (int64_t k = 0; k < len; k += 16) {
         __mmask16 m = rk512_mask(len - k);
@@ -54,15 +54,15 @@ RK_INLINE void rk512_rot_ihalf_row(char *x, const char *c, const char *s, int64_
             rk512_pair_backward(a, b, cp, sp, cr, sr, &oa, &ob);
             __m512 lo, hi;
             rk512_interleave(oa, ob, &lo, &hi);
-            rk512_store(x + 2 * j * xs, lo, xdt, m_lo);
-            rk512_store(x + (2 * j + 16) * xs, hi, xdt, m_hi);
+            rk512_store(y + 2 * j * xs, lo, xdt, m_lo);
+            rk512_store(y + (2 * j + 16) * xs, hi, xdt, m_hi);
         } else {
             __m512 lo = rk512_load((const char *)(scratch + 2 * j), RK_KDT_F32, m_lo);
             __m512 hi = rk512_load((const char *)(scratch + 2 * j + 16), RK_KDT_F32, m_hi);
             __m512 a, b;
             rk512_deinterleave(lo, hi, &a, &b);
             rk512_pair_forward(a, b, cp, sp, cr, sr, &oa, &ob);
-            rk512_store2(x + j * xs, oa, x + (j + h) * xs, ob, xdt, m);
+            rk512_store2(y + j * xs, oa, y + (j + h) * xs, ob, xdt, m);
         }
     }
 }
@@ -83,7 +83,10 @@ RK_INLINE int rk512_rot_hoist_wanted(ropekit_rotary_mode mode, ropekit_direction
 
 #define RK_DEFINE_ROT_AVX512(isa, name, mode, direction, xdt, cdt)                                 \
     RK_KERNEL void name(const struct rk_rot_rows *a) {                                             \
-        rk512_rot_rows(a, mode, direction, xdt, cdt);                                              \
+        if (a->y == a->x)                                                                          \
+            rk512_rot_rows(a, mode, direction, xdt, cdt, 1);                                       \
+        else                                                                                       \
+            rk512_rot_rows(a, mode, direction, xdt, cdt, 0);                                       \
     }
 #if defined(RK512_HW_BF16)
 RK_ROT_KERNELS_AVX512BF16(RK_DEFINE_ROT_AVX512)

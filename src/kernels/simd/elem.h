@@ -164,10 +164,10 @@ RK_INLINE void rk_rot_pair(const char *ia, const char *ib, char *oa, char *ob, c
 
 /* Where the two members of a pair take their coefficients. Partial rotary's cos/sin rows
  * are indexed like the row, so each member has its own position's (SPEC §3.3); rope's
- * cache row has one c[j], s[j] for pair j, which both members use (SPEC §5.4). This and
- * whether the output is the input are all that tell the two families' pair loops apart,
- * so they share them (here, simd/pairs_avx2.h, simd/pairs_avx512.h) with both as
- * constants of each kernel. */
+ * cache row has one c[j], s[j] for pair j, which both members use (SPEC §5.4). This is
+ * all that tells the two families' pair loops apart (both read `in` and write `out`, which
+ * may be `in`), so they share them (here, simd/pairs_avx2.h, simd/pairs_avx512.h) with it
+ * as a constant of each kernel. */
 enum rk_coeffs { RK_COEFFS_PER_MEMBER = 0, RK_COEFFS_SHARED = 1 };
 
 /* The byte offset of the shared coefficient of the pair at element k, which the SIMD

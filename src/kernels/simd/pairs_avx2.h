@@ -1,6 +1,6 @@
 /* The pair loops of both operator families on AVX2 (+F16C): partial rotary's rows
- * (rot/rot_avx2.c, in place) and rope's heads (rope/rope_avx2.c, in -> out, possibly in
- * place) are the same rotation and differ only in where a pair's members take their
+ * (rot/rot_avx2.c) and rope's heads (rope/rope_avx2.c), each in -> out, possibly in place,
+ * are the same rotation and differ only in where a pair's members take their
  * coefficients (enum rk_coeffs, simd/elem.h). Each loop reads its pairs from `in` and
  * writes them to `out` (which may be `in`: every block is read before it is written), and
  * the kernels pass the family's constants, which the compiler folds. Full blocks of 8

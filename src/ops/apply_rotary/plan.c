@@ -70,6 +70,7 @@ ropekit_status rk_ar_make(const void *problem, const void *policy, void *plan, i
             .start = 0,
             .len = x->shape[x->ndim - 1],
             .noop = rk_tensor_numel(x) == 0 || rk_tensor_numel(p->cos) == 0,
+            .views = {.rotate = true, .same_view = true}, /* in place */
             .geom = part->geom,
         };
         st = rk_pr_plan_checked(part, &pp, c.name[i], &chk, rule);
@@ -139,8 +140,8 @@ ropekit_status rk_ar_run(const void *plan, const char *api, const struct rk_op_d
     struct rk_ar_run run = {pl, {{0}}};
     for (int i = 0; i < 2; i++) {
         const struct rk_pr_plan *part = &pl->part[i];
-        run.part[i] = (struct rk_pr_run){part, data->ptr[i], data->ptr[RK_AR_COS],
-                                         data->ptr[RK_AR_SIN], NULL};
+        run.part[i] = (struct rk_pr_run){
+            part, data->ptr[i], data->ptr[i], data->ptr[RK_AR_COS], data->ptr[RK_AR_SIN], NULL};
         if (part->tasks > 0 && part->scratch_bytes > RK_PR_STACK_SCRATCH) {
             run.part[i].heap_scratch = malloc((size_t)(part->tasks * part->scratch_bytes));
             if (!run.part[i].heap_scratch) {

@@ -14,8 +14,9 @@
 struct rk_pr_ctx {
     const struct rk_pr_problem *p;
     const struct rk_pr_policy *pol;
-    const ropekit_tensor *t[3]; /* x, cos, sin */
-    const char *name[3];
+    const ropekit_tensor *t[4]; /* x, cos, sin, out (NULL: in place) */
+    const char *name[4];
+    int nt; /* 4 with an out argument, else 3 */
     int64_t d, start, end;
     struct rk_pr_checked *out;
 };
@@ -59,13 +60,13 @@ static const char *rk_float_names(unsigned mask) {
 static ropekit_status rk_step_null(struct rk_pr_ctx *c, int *rule) {
     const char *api = c->p->api;
     RK_COUNT(NULL);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < c->nt; i++)
         if (!c->t[i])
             RK_PR_FAIL(RK_PR_RULE_NULL, "%s: %s = NULL: required", api, c->name[i]);
     if (c->p->missing_arg)
         RK_PR_FAIL(RK_PR_RULE_NULL, "%s: %s = NULL: required", api, c->p->missing_arg);
     RK_COUNT(LAYOUT);
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < c->nt; i++) {
         ropekit_status st = rk_tensor_check_layout(c->t[i], api, c->name[i]);
         if (st != ROPEKIT_OK) {
             *rule = RK_PR_RULE_LAYOUT;
@@ -75,7 +76,7 @@ static ropekit_status rk_step_null(struct rk_pr_ctx *c, int *rule) {
     if (c->p->check_data)
         RK_COUNT(DATA_NULL);
     if (c->p->check_data)
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < c->nt; i++)
             if (c->t[i]->data == NULL && rk_tensor_numel(c->t[i]) > 0)
                 RK_PR_FAIL(RK_PR_RULE_DATA_NULL,
                            "%s: %s data = NULL: a tensor with %lld elements needs data", api,
@@ -94,9 +95,12 @@ static ropekit_status rk_step_dtype(struct rk_pr_ctx *c, int *rule) {
     RK_COUNT(X_DTYPE);
     RK_COUNT(CS_DTYPE);
     RK_COUNT(DTYPE_PAIR);
-    /* An allowed pair passes all three rules: one test on every accepted call. The rules
+    RK_COUNT(OUT_DTYPE);
+    const ropekit_tensor *out = c->t[3];
+    /* An allowed pair passes all four rules: one test on every accepted call. The rules
      * below, in order, only name the first one broken. */
-    if (xk >= 0 && ck >= 0 && (mask & RK_PR_PAIR(xk, ck)) && sn->dtype == cs->dtype)
+    if (xk >= 0 && ck >= 0 && (mask & RK_PR_PAIR(xk, ck)) && sn->dtype == cs->dtype &&
+        (!out || out->dtype == x->dtype))
         return ROPEKIT_OK;
     if (xk < 0 || !rk_pair_mask_takes(mask, xk, -1))
         RK_PR_FAIL(RK_PR_RULE_X_DTYPE, "%s: %s dtype = %d: must be %s", api, xn, (int)x->dtype,
@@ -112,6 +116,9 @@ static ropekit_status rk_step_dtype(struct rk_pr_ctx *c, int *rule) {
                    api, xn, ropekit_dtype_name(x->dtype), ropekit_dtype_name(cs->dtype),
                    xk == RK_KDT_F64 || ck == RK_KDT_F64 ? "float64 goes with float64 only; " : "",
                    rk_pair_list(mask, buf, sizeof buf));
+    if (out && out->dtype != x->dtype)
+        RK_PR_FAIL(RK_PR_RULE_OUT_DTYPE, "%s: out dtype = %s: must equal %s dtype %s", api,
+                   rk_policy_dtype_name(mask, out->dtype), xn, ropekit_dtype_name(x->dtype));
     return ROPEKIT_OK;
 }
 
@@ -122,6 +129,7 @@ static ropekit_status rk_step_shapes(struct rk_pr_ctx *c, int *rule) {
     char b1[96], b2[96];
     RK_COUNT(RANK);
     RK_COUNT(CS_SHAPE);
+    RK_COUNT(OUT_SHAPE);
     if (c->pol->rank > 0) {
         for (int i = 0; i < 3; i++)
             if (c->t[i]->ndim != c->pol->rank)
@@ -141,6 +149,13 @@ static ropekit_status rk_step_shapes(struct rk_pr_ctx *c, int *rule) {
     if (!same)
         RK_PR_FAIL(RK_PR_RULE_CS_SHAPE, "%s: sin shape = %s: must equal cos shape %s", api,
                    rk_shape_str(sn, b1, sizeof b1), rk_shape_str(cs, b2, sizeof b2));
+    const ropekit_tensor *out = c->t[3];
+    same = !out || out->ndim == x->ndim;
+    for (int32_t i = 0; out && same && i < x->ndim; i++)
+        same = out->shape[i] == x->shape[i];
+    if (!same)
+        RK_PR_FAIL(RK_PR_RULE_OUT_SHAPE, "%s: out shape = %s: must equal %s shape %s", api,
+                   rk_shape_str(out, b1, sizeof b1), c->name[0], rk_shape_str(x, b2, sizeof b2));
     return ROPEKIT_OK;
 }
 
@@ -183,7 +198,9 @@ static ropekit_status rk_step_slice(struct rk_pr_ctx *c, int *rule) {
     RK_COUNT(SLICE_SIZE);
     RK_COUNT(SLICE_RANGE);
     c->start = c->end = 0;
-    if (p->slice && p->slice_len != 0) {
+    if (p->whole_row)
+        c->end = c->d;
+    else if (p->slice && p->slice_len != 0) {
         if (p->slice_len != 2)
             RK_PR_FAIL(
                 RK_PR_RULE_SLICE_SIZE,
@@ -230,6 +247,11 @@ static ropekit_status rk_step_l_multiple(struct rk_pr_ctx *c, int *rule) {
     const int64_t len = c->end - c->start;
     const int64_t multiple = c->p->mode == ROPEKIT_ROTARY_QUARTER ? 4 : 2;
     RK_COUNT(L_MULTIPLE);
+    if (len % multiple != 0 && c->p->whole_row)
+        RK_PR_FAIL(RK_PR_RULE_L_MULTIPLE,
+                   "%s: %s last dim D = %lld: must be a multiple of %lld in %s mode", c->p->api,
+                   c->name[0], (long long)len, (long long)multiple,
+                   ropekit_rotary_mode_name((ropekit_rotary_mode)c->p->mode));
     if (len % multiple != 0)
         RK_PR_FAIL(RK_PR_RULE_L_MULTIPLE,
                    "%s: slice length end - start = %lld: must be a multiple of %lld in %s mode",
@@ -242,6 +264,9 @@ static ropekit_status rk_step_cs_len(struct rk_pr_ctx *c, int *rule) {
     const ropekit_tensor *cs = c->t[1];
     const int64_t cs_len = cs->shape[cs->ndim - 1], len = c->end - c->start;
     RK_COUNT(CS_LEN);
+    if (cs_len != len && c->p->whole_row)
+        RK_PR_FAIL(RK_PR_RULE_CS_LEN, "%s: cos last dim = %lld: must equal %s's last dim D = %lld",
+                   c->p->api, (long long)cs_len, c->name[0], (long long)len);
     if (cs_len != len)
         RK_PR_FAIL(RK_PR_RULE_CS_LEN, "%s: cos last dim = %lld: must equal the slice length %lld",
                    c->p->api, (long long)cs_len, (long long)len);
@@ -261,42 +286,84 @@ static ropekit_status rk_step_broadcast(struct rk_pr_ctx *c, int *rule) {
                        c->p->api, rk_shape_str(cs, b1, sizeof b1), (int)k, (long long)cd,
                        c->name[0], (long long)xd, c->name[0], rk_shape_str(x, b2, sizeof b2));
     }
+    /* rank 4 (the policy fixes it): (1, S, N) against x's (B, S, N), B, S, N all > 1 */
+    if (c->pol->no_lone_dim0_broadcast && lead_c == 3 && lead_x == 3 && cs->shape[0] == 1 &&
+        x->shape[0] != 1 && cs->shape[1] == x->shape[1] && cs->shape[1] != 1 &&
+        cs->shape[2] == x->shape[2] && cs->shape[2] != 1)
+        RK_PR_FAIL(RK_PR_RULE_BROADCAST,
+                   "%s: cos shape = %s: broadcasts over dim 0 alone (%s shape %s); the layouts "
+                   "taken are (1,1,1,D), (B,S,N,D), (B,1,N,D), (B,S,1,D), (1,1,N,D), (1,S,1,D) "
+                   "and (B,1,1,D)",
+                   c->p->api, rk_shape_str(cs, b1, sizeof b1), c->name[0],
+                   rk_shape_str(x, b2, sizeof b2));
     return ROPEKIT_OK;
 }
 
+/* out is x: the same address and the same view (then the call is in place). */
+static bool rk_out_is_x(const struct rk_pr_plan_views *v, const void *x, const void *out) {
+    return out == x && v->same_view;
+}
+
 static ropekit_status rk_pr_check_overlap(const char *api, const char *x_name,
-                                          const struct rk_view_geom geom[3], const void *x,
-                                          const void *cos, const void *sin, int *rule) {
-    bool on_cos = rk_views_overlap(&geom[0], x, &geom[1], cos);
-    if (on_cos || rk_views_overlap(&geom[0], x, &geom[2], sin))
+                                          const struct rk_view_geom geom[4],
+                                          const struct rk_pr_plan_views *v, const void *x,
+                                          const void *cos, const void *sin, const void *out,
+                                          int *rule) {
+    /* the written view: out, or x in place */
+    const bool apart = v->apart && !rk_out_is_x(v, x, out);
+    const struct rk_view_geom *w = apart ? &geom[3] : &geom[0];
+    const void *wd = apart ? out : x;
+    const char *wn = apart ? "out" : x_name;
+    if (apart && rk_views_overlap(w, wd, &geom[0], x))
+        RK_PR_FAIL(RK_PR_RULE_OVERLAP,
+                   "%s: out memory overlaps %s: out must be %s itself (in place) or share no "
+                   "memory with it",
+                   api, x_name, x_name);
+    if (!v->rotate)
+        return ROPEKIT_OK; /* cos and sin are not read */
+    bool on_cos = rk_views_overlap(w, wd, &geom[1], cos);
+    if (on_cos || rk_views_overlap(w, wd, &geom[2], sin))
         RK_PR_FAIL(RK_PR_RULE_OVERLAP,
                    "%s: %s memory overlaps %s: the rotated tensor must not share memory with its "
                    "coefficients",
-                   api, x_name, on_cos ? "cos" : "sin");
+                   api, wn, on_cos ? "cos" : "sin");
     return ROPEKIT_OK;
 }
 
 static ropekit_status rk_step_overlap(struct rk_pr_ctx *c, int *rule) {
-    const ropekit_tensor *x = c->t[0], *cs = c->t[1], *sn = c->t[2];
+    const ropekit_tensor *x = c->t[0], *cs = c->t[1], *sn = c->t[2], *out = c->t[3];
     const char *api = c->p->api, *xn = c->name[0];
     RK_COUNT(OVERLAP);
-    if (rk_tensor_self_overlaps(x))
+    const ropekit_tensor *w = out ? out : x; /* out is written (in place it is x) */
+    if (rk_tensor_self_overlaps(w))
         RK_PR_FAIL(RK_PR_RULE_OVERLAP,
-                   "%s: %s strides: two elements share one address; an in-place output must not "
+                   "%s: %s strides: two elements share one address; an output must not "
                    "overlap itself",
-                   api, xn);
+                   api, out ? "out" : xn);
     for (int i = 0; i < 3; i++)
         c->out->geom[i] = rk_view_geom_of(c->t[i]);
+    c->out->geom[3] = rk_view_geom_of(w);
+    c->out->views.apart = out != NULL;
+    c->out->views.rotate = !c->out->noop;
+    c->out->views.same_view = !out;
+    if (out) {
+        bool same = true;
+        for (int32_t i = 0; same && i < x->ndim; i++)
+            same = x->shape[i] == 1 || x->strides[i] == out->strides[i];
+        c->out->views.same_view = same;
+    }
     if (c->p->check_data)
-        return rk_pr_check_overlap(api, xn, c->out->geom, x->data, cs->data, sn->data, rule);
+        return rk_pr_check_overlap(api, xn, c->out->geom, &c->out->views, x->data, cs->data,
+                                   sn->data, out ? out->data : NULL, rule);
     return ROPEKIT_OK;
 }
 
 /* Marks the no-op exit: an empty slice or an empty tensor (SPEC §3.2). */
 static ropekit_status rk_step_noop(struct rk_pr_ctx *c, int *rule) {
     (void)rule;
-    c->out->noop = c->end == c->start || rk_tensor_numel(c->t[0]) == 0 ||
-                   rk_tensor_numel(c->t[1]) == 0 || rk_tensor_numel(c->t[2]) == 0;
+    c->out->noop =
+        c->end == c->start || rk_tensor_numel(c->t[0]) == 0 ||
+        (!c->pol->noop_x_only && (rk_tensor_numel(c->t[1]) == 0 || rk_tensor_numel(c->t[2]) == 0));
     return ROPEKIT_OK;
 }
 
@@ -323,8 +390,9 @@ ropekit_status rk_pr_validate(const struct rk_pr_problem *p, const struct rk_pr_
     struct rk_pr_ctx c = {
         .p = p,
         .pol = pol,
-        .t = {p->x, p->cos, p->sin},
-        .name = {pol->x_name, "cos", "sin"},
+        .t = {p->x, p->cos, p->sin, p->with_out ? p->out : NULL},
+        .name = {pol->x_name, "cos", "sin", "out"},
+        .nt = p->with_out ? 4 : 3,
         .out = out,
     };
     const enum rk_pr_step *steps = pol->order ? pol->order : rk_pr_default_order;
@@ -338,6 +406,14 @@ ropekit_status rk_pr_validate(const struct rk_pr_problem *p, const struct rk_pr_
         if (out->noop)
             break;
     }
+    /* Out of place, nothing to rotate still copies a non-empty x to out: its overlaps are
+     * checked as any call's. */
+    out->copy = out->noop && c.t[3] && rk_tensor_numel(c.t[0]) > 0;
+    if (out->copy) {
+        ropekit_status st = rk_step_overlap(&c, rule);
+        if (st != ROPEKIT_OK)
+            return st;
+    }
     out->start = c.start;
     out->len = c.end - c.start;
     return ROPEKIT_OK;
@@ -347,15 +423,17 @@ ropekit_status rk_pr_check_data(const void *plan, const char *api, const struct 
                                 int *rule) {
     const struct rk_pr_plan *pl = plan;
     const void *x = data->ptr[RK_PR_X], *cos = data->ptr[RK_PR_COS], *sin = data->ptr[RK_PR_SIN];
+    const void *out = pl->views.apart ? data->ptr[RK_PR_OUT] : NULL;
     *rule = RK_PR_RULE_NONE;
     if (pl->noop)
         return ROPEKIT_OK;
     RK_COUNT_CHECK(RK_OP_PARTIAL_ROTARY, RK_PR_RULE_DATA_NULL);
-    if (!x || !cos || !sin)
+    if (!x || (pl->views.rotate && (!cos || !sin)) || (pl->views.apart && !out))
         RK_PR_FAIL(RK_PR_RULE_DATA_NULL, "%s: %s data = NULL: required", api,
-                   !x     ? pl->x_name
-                   : !cos ? "cos"
-                          : "sin");
+                   !x                        ? pl->x_name
+                   : pl->views.apart && !out ? "out"
+                   : !cos                    ? "cos"
+                                             : "sin");
     RK_COUNT_CHECK(RK_OP_PARTIAL_ROTARY, RK_PR_RULE_OVERLAP);
-    return rk_pr_check_overlap(api, pl->x_name, pl->geom, x, cos, sin, rule);
+    return rk_pr_check_overlap(api, pl->x_name, pl->geom, &pl->views, x, cos, sin, out, rule);
 }

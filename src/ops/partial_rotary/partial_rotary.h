@@ -20,15 +20,16 @@
 enum rk_pr_rule { RK_PR_RULE_NONE = 0, RK_PR_RULES(RK_PR_RULE_ENUM_) RK_PR_RULE_COUNT };
 #undef RK_PR_RULE_ENUM_
 
-/* The tensor slots of struct rk_op_data. */
-enum { RK_PR_X, RK_PR_COS, RK_PR_SIN, RK_PR_TENSORS };
+/* The tensor slots of struct rk_op_data: out is written out of place (NULL data, or x's,
+ * in place). */
+enum { RK_PR_X, RK_PR_COS, RK_PR_SIN, RK_PR_OUT, RK_PR_TENSORS };
 
 /* The checks, each one or more rules; a policy lists them in the order it reports
  * failures (rk_pr_default_order: SPEC §3.4's). X(step) */
 #define RK_PR_STEPS(X)                                                                             \
     X(NULL)   /* NULL, LAYOUT, DATA_NULL */                                                        \
-    X(DTYPE)  /* X_DTYPE, CS_DTYPE, DTYPE_PAIR */                                                  \
-    X(SHAPES) /* RANK, CS_SHAPE */                                                                 \
+    X(DTYPE)  /* X_DTYPE, CS_DTYPE, DTYPE_PAIR, OUT_DTYPE */                                       \
+    X(SHAPES) /* RANK, CS_SHAPE, OUT_SHAPE */                                                      \
     X(MODE)                                                                                        \
     X(SLICE)       /* SLICE_SIZE, SLICE_RANGE */                                                   \
     X(CS_LEN_LE_D) /* CS_LEN_EXCEEDS_D */                                                          \
@@ -58,6 +59,12 @@ struct rk_pr_policy {
     int64_t max_d;      /* 0: unbounded */
     int32_t rank;       /* 0: x of rank >= 1, cos of rank 1 .. rank(x); else all three this rank */
     bool require_d_even;
+    /* Only an empty x (or an empty slice) is the no-op exit; an empty cos/sin is checked
+     * like any (a face whose empty x is exempt from the shape rules). */
+    bool noop_x_only;
+    /* Rank 4: cos/sin may not broadcast over dim 0 alone (1 where x's is not, dims 1 and 2
+     * x's and not 1). */
+    bool no_lone_dim0_broadcast;
     const enum rk_pr_step *order; /* NULL: rk_pr_default_order */
     size_t order_len;
 };
@@ -78,10 +85,13 @@ struct rk_pr_problem {
     const ropekit_tensor *x;
     const ropekit_tensor *cos;
     const ropekit_tensor *sin;
+    const ropekit_tensor *out; /* out of place: x's shape and dtype (any strides); see with_out */
+    bool with_out;             /* the call has an out argument: out = NULL is refused */
     int64_t mode;
     int direction;           /* ropekit_direction */
     const int64_t *slice;    /* NULL: not given (means [0, 0]) */
     uint64_t slice_len;      /* 0 also means [0, 0] */
+    bool whole_row;          /* no slice argument: the slice is [0, D) */
     const char *missing_arg; /* a NULL non-tensor argument the face requires, reported after
                                 the tensors */
     bool check_data;         /* the tensors' data pointers are the call's: check them and the
@@ -91,18 +101,29 @@ struct rk_pr_problem {
 #define RK_PR_MAX_LEAD (ROPEKIT_MAX_DIMS - 1)
 
 /* Everything execution needs, decided once. Plain data: copyable, owns nothing. */
+/* What the overlap checks of bound data need to know of the views. */
+struct rk_pr_plan_views {
+    bool apart;     /* made with an out view: the run writes out (x itself when out is x) */
+    bool rotate;    /* false: out of place with nothing to rotate, x is copied to out */
+    bool same_view; /* out's strides are x's where x's dims are not 1: out may be x */
+};
+
 struct rk_pr_plan {
-    bool noop;
+    bool noop; /* nothing to write */
+    struct rk_pr_plan_views views;
     int mode;
     int direction;
     ropekit_dtype x_dtype;
     ropekit_dtype cs_dtype;
     int64_t len;
+    int64_t d, start; /* x's last dim and the slice start, for out's pass-through copy */
     int64_t x_offset; /* bytes from x data to element `start` of row 0 */
+    int64_t y_offset; /* likewise for out (x's in place) */
     int nlead;        /* collapsed leading dims; the last one is the kernel's row run */
     int64_t extent[RK_PR_MAX_LEAD];
-    int64_t x_step[RK_PR_MAX_LEAD], c_step[RK_PR_MAX_LEAD], s_step[RK_PR_MAX_LEAD]; /* bytes */
-    int64_t x_col, c_col, s_col;                                                    /* bytes */
+    int64_t x_step[RK_PR_MAX_LEAD], y_step[RK_PR_MAX_LEAD]; /* bytes; y: out (x in place) */
+    int64_t c_step[RK_PR_MAX_LEAD], s_step[RK_PR_MAX_LEAD];
+    int64_t x_col, y_col, c_col, s_col; /* bytes */
     int64_t rows;
     int64_t rows_per_task;
     int64_t scratch_bytes; /* a task's scratch: one row for interleave-half, else 0 */
@@ -113,7 +134,7 @@ struct rk_pr_plan {
     ropekit_isa isa;
     const char *kernel_name;     /* the kernel set, e.g. "avx512+bf16" */
     const char *x_name;          /* the policy's name of x, for messages */
-    struct rk_view_geom geom[3]; /* x, cos, sin: for overlap checks of bound data */
+    struct rk_view_geom geom[4]; /* x, cos, sin, out: for overlap checks of bound data */
     struct rk_shape x_shape, cs_shape;
 };
 
@@ -131,7 +152,10 @@ struct rk_pr_checked {
     int64_t start;
     int64_t len;
     bool noop;
-    struct rk_view_geom *geom; /* 3 entries (the plan's): x, cos, sin, written when not noop */
+    bool copy; /* noop, but out of place with a non-empty x: x is copied to out */
+    struct rk_pr_plan_views views;
+    struct rk_view_geom *geom; /* 4 entries (the plan's): x, cos, sin, out (x's in place),
+                                  written when not noop */
 };
 
 /* Plans a problem whose rules were checked (by rk_pr_validate, or by an operator that
@@ -152,7 +176,8 @@ const char *rk_pr_mode_list(unsigned mask, char *buf, size_t len);
 /* The data of one run of a plan's tasks. */
 struct rk_pr_run {
     const struct rk_pr_plan *plan;
-    char *x;
+    const char *x;
+    char *y; /* out, or x in place */
     const char *cos;
     const char *sin;
     char *heap_scratch; /* tasks * scratch_bytes, for long interleave-half rows */

@@ -16,8 +16,10 @@
     X(X_DTYPE, INVALID_ARGUMENT, "x dtype not one the policy takes")                               \
     X(CS_DTYPE, INVALID_ARGUMENT, "cos dtype not one the policy takes, or sin dtype != cos dtype") \
     X(DTYPE_PAIR, INVALID_ARGUMENT, "(x, cos) dtype pair not allowed by the policy")               \
+    X(OUT_DTYPE, INVALID_ARGUMENT, "out dtype != x dtype (out of place)")                          \
     X(RANK, INVALID_ARGUMENT, "bad ranks (the policy may fix one rank for all three)")             \
     X(CS_SHAPE, INVALID_ARGUMENT, "sin shape != cos shape")                                        \
+    X(OUT_SHAPE, INVALID_ARGUMENT, "out shape != x shape (out of place)")                          \
     X(MODE, INVALID_ARGUMENT, "rotary mode not allowed")                                           \
     X(SLICE_SIZE, INVALID_ARGUMENT, "partialSlice holds neither 0 nor 2 values")                   \
     X(SLICE_RANGE, INVALID_ARGUMENT, "not 0 <= start <= end <= D")                                 \
@@ -27,7 +29,9 @@
     X(L_MULTIPLE, INVALID_ARGUMENT, "slice length odd (quarter mode: not a multiple of 4)")        \
     X(CS_LEN, INVALID_ARGUMENT, "cos last dim != slice length")                                    \
     X(BROADCAST, INVALID_ARGUMENT, "a cos/sin leading dim neither 1 nor x's")                      \
-    X(OVERLAP, INVALID_ARGUMENT, "x overlaps itself, cos or sin")                                  \
+    X(OVERLAP, INVALID_ARGUMENT,                                                                   \
+      "the output (x in place, else out) overlaps itself, cos or sin; out shares memory with x "   \
+      "without being x")                                                                           \
     X(NO_MEMORY, NO_MEMORY, "out of memory")
 
 #endif /* ROPEKIT_OPS_PARTIAL_ROTARY_RULES_H_ */
