@@ -641,14 +641,15 @@ Built Build(fz_input *in, const Problem &p, bool chain, const std::string &graph
     for (int i = n_data - 1; i > 0; i--)
         std::swap(perm[static_cast<size_t>(i)], perm[static_cast<size_t>(fz_range(in, 0, i))]);
     uint8_t bad_index = Knob(in);
+    bool renumbered = false;
     if (n_data > 0 && bad_index < 12) {
         int j = static_cast<int>(fz_range(in, 0, n_data - 1));
         perm[static_cast<size_t>(j)] = bad_index % 3 == 0 ? -1
                                        : bad_index % 3 == 1
                                            ? n_data
                                            : perm[static_cast<size_t>((j + 1) % n_data)];
-        if (n_data > 1 || bad_index % 3 != 2)
-            Mistake(&b, true, "Data indices not each its own 0 .. n-1");
+        /* not a mistake: the Data nodes are numbered in SetInputs' order, as CANN's GE does */
+        renumbered = n_data > 1 || bad_index % 3 != 2;
     }
     int next = 0;
     for (size_t i = 0; i < n; i++) {
@@ -719,6 +720,12 @@ Built Build(fz_input *in, const Problem &p, bool chain, const std::string &graph
             if (b.data_index[i] >= 0)
                 data.push_back(b.sources[i]);
         b.graph.SetInputs(data);
+        int next_input = 0;
+        for (size_t i = 0; renumbered && i < n; i++)
+            if (b.data_index[i] >= 0)
+                b.data_index[i] = next_input++;
+    } else if (renumbered) {
+        b.unsure = true; /* numbered in the order ropekit meets the nodes */
     }
     ge::Operator last = b.ops.back();
     const int last_node = static_cast<int>(b.ops.size()) - 1;
