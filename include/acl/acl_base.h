@@ -18,6 +18,8 @@ extern "C" {
 #endif
 
 typedef int aclError;
+/* An IEEE 754 binary16 value, as its bits (CANN's type). */
+typedef uint16_t aclFloat16;
 
 #define ACL_SUCCESS 0
 #define ACL_ERROR_NONE 0
@@ -93,6 +95,15 @@ ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
 /* The message of the most recent failure in the calling thread ("" when none).
  * Reading it does not clear it; the next failure replaces it. */
 ACL_FUNC_VISIBILITY const char *aclGetRecentErrMsg(void);
+
+/* binary16 -> float, exactly (subnormals kept; a NaN stays NaN with its sign, quiet,
+ * payload at the top). */
+ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
+
+/* float -> binary16, rounded to nearest, ties to even: magnitudes from 65520 up become
+ * inf, tiny ones subnormal or zero with the sign kept; a NaN stays NaN with its sign,
+ * quiet, with the top payload bits. The same rounding as ropekit's fp16 kernels. */
+ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
 
 #ifdef __cplusplus
 }

@@ -28,7 +28,8 @@ foreach(line IN LISTS lines)
   endif()
 endforeach()
 list(LENGTH names count)
-foreach(required aclInit aclFinalize aclGetRecentErrMsg aclDataTypeSize aclrtMalloc aclCreateTensor
+foreach(required aclInit aclFinalize aclGetRecentErrMsg aclDataTypeSize aclFloat16ToFloat
+                 aclFloatToFloat16 aclrtMalloc aclCreateTensor
                  aclnnInplacePartialRotaryMulGetWorkspaceSize aclnnInplacePartialRotaryMul
                  aclnnInplacePartialRotaryMulGradGetWorkspaceSize
                  aclnnInplacePartialRotaryMulGrad ropekit_version_number ropekit_last_error)

@@ -420,7 +420,8 @@ struct Built {
     std::vector<ge::Operator> nodes; /* every operator made (BreakConnect at the end) */
     std::vector<ge::Operator> ops;   /* the RoPE operators, in chain order */
     std::vector<ge::Operator> sources;
-    std::vector<int> data_index; /* per source: its Data index, or -1 for a Const */
+    std::vector<int> data_index; /* per source: its Data index (any value; a Const: -1) */
+    std::vector<char> is_data;   /* per source: a Data node (else a Const) */
     std::vector<int> declared;   /* per source: a Data node with a declared description */
     std::vector<OutputRef> outputs;
     bool add_err = false, run_err = false, unsure = false;
@@ -641,14 +642,15 @@ Built Build(fz_input *in, const Problem &p, bool chain, const std::string &graph
     for (int i = n_data - 1; i > 0; i--)
         std::swap(perm[static_cast<size_t>(i)], perm[static_cast<size_t>(fz_range(in, 0, i))]);
     uint8_t bad_index = Knob(in);
+    bool renumbered = false;
     if (n_data > 0 && bad_index < 12) {
         int j = static_cast<int>(fz_range(in, 0, n_data - 1));
         perm[static_cast<size_t>(j)] = bad_index % 3 == 0 ? -1
                                        : bad_index % 3 == 1
                                            ? n_data
                                            : perm[static_cast<size_t>((j + 1) % n_data)];
-        if (n_data > 1 || bad_index % 3 != 2)
-            Mistake(&b, true, "Data indices not each its own 0 .. n-1");
+        /* not a mistake: the Data nodes are numbered in SetInputs' order, as CANN's GE does */
+        renumbered = n_data > 1 || bad_index % 3 != 2;
     }
     int next = 0;
     for (size_t i = 0; i < n; i++) {
@@ -658,6 +660,7 @@ Built Build(fz_input *in, const Problem &p, bool chain, const std::string &graph
             c.set_attr_value(TensorOf(p.in[i]));
             b.sources.push_back(c);
             b.data_index.push_back(-1);
+            b.is_data.push_back(0);
             b.declared.push_back(0);
         } else {
             ge::op::Data d(name.c_str());
@@ -671,6 +674,7 @@ Built Build(fz_input *in, const Problem &p, bool chain, const std::string &graph
             b.declared.push_back(Declare(in, &b, d, p.in[i], p.kind, i));
             b.sources.push_back(d);
             b.data_index.push_back(idx);
+            b.is_data.push_back(1);
         }
         b.nodes.push_back(b.sources.back());
     }
@@ -706,7 +710,7 @@ Built Build(fz_input *in, const Problem &p, bool chain, const std::string &graph
         Mistake(&b, true, "a cycle");
     } else if (s < 10 && !b.add_err && n_data > 1) {
         for (size_t i = 0; i + 1 < n; i++)
-            if (b.data_index[i] >= 0 && b.data_index[i + 1] >= 0) {
+            if (b.is_data[i] && b.is_data[i + 1]) {
                 b.sources[i].SetInput("x", b.sources[i + 1]);
                 Mistake(&b, true, "a Data node with its input connected");
                 break;
@@ -716,9 +720,15 @@ Built Build(fz_input *in, const Problem &p, bool chain, const std::string &graph
     if (Knob(in) >= 56) {
         std::vector<ge::Operator> data;
         for (size_t i = 0; i < n; i++)
-            if (b.data_index[i] >= 0)
+            if (b.is_data[i])
                 data.push_back(b.sources[i]);
         b.graph.SetInputs(data);
+        int next_input = 0;
+        for (size_t i = 0; renumbered && i < n; i++)
+            if (b.is_data[i])
+                b.data_index[i] = next_input++;
+    } else if (renumbered) {
+        b.unsure = true; /* numbered in the order ropekit meets the nodes */
     }
     ge::Operator last = b.ops.back();
     const int last_node = static_cast<int>(b.ops.size()) - 1;
@@ -837,7 +847,7 @@ Feeds MakeFeeds(fz_input *in, Problem &p, const Built &b, bool allow_mistakes) {
     Feeds f;
     std::vector<std::pair<int, size_t>> order;
     for (size_t i = 0; i < p.in.size(); i++)
-        if (b.data_index[i] >= 0)
+        if (b.is_data[i])
             order.push_back({b.data_index[i], i});
     std::sort(order.begin(), order.end());
     for (const auto &e : order)
@@ -1097,7 +1107,7 @@ void FuzzOne(fz_input *in) {
             const Problem before = p;
             Refill(in, &p);
             for (size_t i = 0; i < p.in.size(); i++)
-                if (b.data_index[i] < 0)
+                if (!b.is_data[i])
                     p.in[i] = before.in[i]; /* a Const's value is in the graph */
             Feeds g = MakeFeeds(in, p, b, false);
             bool ok2 = false;

@@ -101,7 +101,7 @@ if [ "$ge" = ON ]; then
         graph/graph.h graph/tensor.h graph/types.h graph/operator.h graph/operator_reg.h \
         graph/ge_error_codes.h op_proto/ops_proto_legacy.h op_proto/ops_proto_posembedding.h \
         op_proto/inplace_partial_rotary_mul_proto.h op_proto/inplace_partial_rotary_mul_grad_proto.h \
-        op_proto/rope_with_sin_cos_cache_proto.h; do
+        op_proto/rope_with_sin_cos_cache_proto.h op_proto/array_ops.h op_proto/nn_other.h; do
         [ -f "$inc/$header" ] || fail "missing $RK_INCLUDEDIR/$header"
     done
     for file in libropekit_ge.so libropekit_ge.a pkgconfig/ropekit-ge.pc; do

@@ -385,34 +385,112 @@ class Builder {
         return ge::GRAPH_SUCCESS;
     }
 
+    /* RunGraph's inputs[i] feeds the Data node with index i when the indices are exactly
+     * 0 .. n-1, each once. Otherwise CANN's GE (GraphManager::ModifyDataIndex, at AddGraph)
+     * renumbers every Data node 0 .. n-1 in its graph's node order, and so does ropekit:
+     * see GeInputOrder. */
     ge::Status DataIndices() {
-        std::map<int64_t, size_t> by_index;
-        for (size_t k = 0; k < program_->nodes.size(); ++k) {
-            const ProgramNode &node = program_->nodes[k];
-            if (node.kind != ProgramNode::Kind::Data)
-                continue;
-            auto taken = by_index.find(node.data_index);
-            if (taken != by_index.end())
-                return NodeFail(
-                    ACL_ERROR_GE_PARAM_INVALID, node.op,
-                    Format("attribute index = %lld is also the index of %s; each Data node "
-                           "needs its own (set_attr_index: its position in RunGraph's inputs)",
-                           static_cast<long long>(node.data_index),
-                           program_->nodes[taken->second].op.Describe().c_str()));
-            by_index[node.data_index] = k;
+        std::vector<size_t> data;
+        std::set<int64_t> indices;
+        for (size_t k = 0; k < program_->nodes.size(); ++k)
+            if (program_->nodes[k].kind == ProgramNode::Kind::Data) {
+                data.push_back(k);
+                indices.insert(program_->nodes[k].data_index);
+            }
+        if (data.empty())
+            return ge::GRAPH_SUCCESS;
+        int64_t n = static_cast<int64_t>(data.size());
+        bool own =
+            indices.size() == data.size() && *indices.begin() == 0 && *indices.rbegin() == n - 1;
+        if (own) {
+            program_->data_nodes.resize(data.size());
+            for (size_t k : data)
+                program_->data_nodes[static_cast<size_t>(program_->nodes[k].data_index)] =
+                    static_cast<int>(k);
+            return ge::GRAPH_SUCCESS;
         }
-        int64_t expect = 0;
-        for (const auto &entry : by_index) {
-            if (entry.first != expect)
-                return NodeFail(ACL_ERROR_GE_PARAM_INVALID, program_->nodes[entry.second].op,
-                                Format("attribute index = %lld: the %zu Data nodes must have "
-                                       "indices 0 to %zu (index %lld is missing)",
-                                       static_cast<long long>(entry.first), by_index.size(),
-                                       by_index.size() - 1, static_cast<long long>(expect)));
-            program_->data_nodes.push_back(static_cast<int>(entry.second));
-            ++expect;
+        std::string fed;
+        for (size_t k : GeInputOrder()) {
+            ProgramNode &node = program_->nodes[k];
+            node.data_index = static_cast<int64_t>(program_->data_nodes.size());
+            program_->data_nodes.push_back(static_cast<int>(k));
+            fed += Format("%s%s", fed.empty() ? "" : ", ", node.op.name.c_str());
         }
+        Warn(Format("%s: the %zu Data nodes' index attributes are not 0 to %zu, one each; as "
+                    "CANN's GE does, RunGraph's inputs feed them in the graph's input order "
+                    "(SetInputs): %s",
+                    where_.c_str(), data.size(), data.size() - 1, fed.c_str()));
         return ge::GRAPH_SUCCESS;
+    }
+
+    /* The program's Data nodes in the order CANN's GE numbers them when their indices are
+     * not 0 .. n-1: the order of its graph's nodes, which SetInputs builds by walking
+     * breadth first from the operators it was given (metadef's GraphBuilderImpl): those
+     * operators first, in SetInputs' order, then at each node its readers (by output
+     * name, then in the order ropekit met them) and control readers, then what it reads
+     * (by input name) and its control inputs. Data nodes that walk does not reach (ropekit
+     * also runs graphs without SetInputs, which CANN cannot build) follow in the order
+     * ropekit met them. */
+    std::vector<size_t> GeInputOrder() const {
+        const ge::GraphImpl &g = *ge::GraphAdapter::Impl(graph_);
+        std::map<const ge::OperatorImpl *, std::map<std::string, std::vector<NodePtr>>> readers;
+        std::map<const ge::OperatorImpl *, std::vector<NodePtr>> control_readers;
+        for (const NodePtr &n : nodes_) {
+            for (const InputLink &l : n->links) {
+                std::string unused;
+                int o = l.src ? ResolveLink(l, &unused) : -1;
+                if (o >= 0)
+                    readers[l.src.get()][l.src->outputs[static_cast<size_t>(o)].name].push_back(n);
+            }
+            for (const NodePtr &c : n->control_inputs)
+                control_readers[c.get()].push_back(n);
+        }
+        std::vector<size_t> order;
+        std::set<const ge::OperatorImpl *> seen;
+        auto take = [&](const NodePtr &op) {
+            if (!op || !seen.insert(op.get()).second)
+                return false;
+            const ProgramNode &node = program_->nodes[Position(op.get())];
+            if (node.kind == ProgramNode::Kind::Data)
+                order.push_back(Position(op.get()));
+            return true;
+        };
+        std::deque<std::vector<NodePtr>> queue;
+        queue.push_back(g.inputs);
+        while (!queue.empty()) {
+            std::vector<NodePtr> level = queue.front();
+            queue.pop_front();
+            for (const NodePtr &op : level) {
+                if (!take(op))
+                    continue;
+                std::vector<NodePtr> forward, back;
+                for (const auto &by_output : readers[op.get()])
+                    forward.insert(forward.end(), by_output.second.begin(), by_output.second.end());
+                const auto &ctl = control_readers[op.get()];
+                forward.insert(forward.end(), ctl.begin(), ctl.end());
+                std::map<std::string, NodePtr> by_input;
+                for (size_t i = 0; i < op->links.size(); ++i)
+                    if (op->links[i].src)
+                        by_input[op->inputs[i].name] = op->links[i].src;
+                for (const auto &e : by_input)
+                    back.push_back(e.second);
+                back.insert(back.end(), op->control_inputs.begin(), op->control_inputs.end());
+                queue.push_back(forward);
+                queue.push_back(back);
+            }
+        }
+        for (const NodePtr &n : nodes_)
+            take(n);
+        return order;
+    }
+
+    /* The program node of a collected operator. */
+    size_t Position(const ge::OperatorImpl *op) const {
+        int node = index_.at(op);
+        for (size_t k = 0; k < order_.size(); ++k)
+            if (order_[k] == node)
+                return k;
+        return 0;
     }
 
     /* Descriptions known before any feed: declared on Data nodes, of constants, declared

@@ -24,7 +24,8 @@ class Runner {
         if (inputs_.size() != p_.data_nodes.size())
             return Fail(ACL_ERROR_GE_PARAM_INVALID,
                         Format("%s: %zu inputs given; the graph reads %zu (one per Data node, in "
-                               "the order of their index attribute)",
+                               "the order of their index attribute, or of SetInputs when those are "
+                               "not 0 to n-1)",
                                where_.c_str(), inputs_.size(), p_.data_nodes.size()));
         for (const ProgramNode &node : p_.nodes) {
             if (!node.needed)
