@@ -67,9 +67,10 @@ void partial_rotary_checks_once(void **) {
         std::map<int, unsigned> want;
         for (int r :
              {TK_PR_RULE_NULL, TK_PR_RULE_LAYOUT, TK_PR_RULE_X_DTYPE, TK_PR_RULE_CS_DTYPE,
-              TK_PR_RULE_DTYPE_PAIR, TK_PR_RULE_RANK, TK_PR_RULE_CS_SHAPE, TK_PR_RULE_MODE,
-              TK_PR_RULE_SLICE_SIZE, TK_PR_RULE_SLICE_RANGE, TK_PR_RULE_MAX_D, TK_PR_RULE_D_EVEN,
-              TK_PR_RULE_L_MULTIPLE, TK_PR_RULE_CS_LEN, TK_PR_RULE_BROADCAST})
+              TK_PR_RULE_DTYPE_PAIR, TK_PR_RULE_OUT_DTYPE, TK_PR_RULE_RANK, TK_PR_RULE_CS_SHAPE,
+              TK_PR_RULE_OUT_SHAPE, TK_PR_RULE_MODE, TK_PR_RULE_SLICE_SIZE, TK_PR_RULE_SLICE_RANGE,
+              TK_PR_RULE_MAX_D, TK_PR_RULE_D_EVEN, TK_PR_RULE_L_MULTIPLE, TK_PR_RULE_CS_LEN,
+              TK_PR_RULE_BROADCAST})
             want[r] = 1; /* once, when the node's plan is made */
         const unsigned runs = static_cast<unsigned>(run);
         want[TK_PR_RULE_DATA_NULL] = runs;   /* each run binds new data */
