@@ -1,6 +1,6 @@
 /* aclnnRotaryPositionEmbedding: out = x rotated over its whole last dim, modes 0 (half),
  * 1 (interleave), 2 (quarter) and 3 (interleave-half); x, cos, sin and out 4-D of one
- * dtype. Contract: SPEC section 14. */
+ * dtype. Contract: SPEC section 15. */
 #ifndef ROPEKIT_ACLNNOP_ACLNN_ROTARY_POSITION_EMBEDDING_H_
 #define ROPEKIT_ACLNNOP_ACLNN_ROTARY_POSITION_EMBEDDING_H_
 

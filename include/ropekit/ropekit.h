@@ -280,6 +280,23 @@ ROPEKIT_API ropekit_status ropekit_partial_rotary_out(const ropekit_tensor *x,
                                                       ropekit_rotary_mode mode, int64_t start,
                                                       int64_t end, ropekit_direction direction);
 
+/* ---- Rotary gradient (RotaryPositionEmbeddingGrad): the whole backward of
+ * ropekit_partial_rotary_out's forward ----
+ *
+ * dy is the gradient of the forward's out (x's shape). dx = dy rotated backward over
+ * [start, end) (ropekit_partial_rotary_out with ROPEKIT_BACKWARD: the rest of each row is
+ * dy's, copied), into dx (dy's shape and dtype, any strides; dx may be dy itself: in place).
+ * With x (the forward's input: dy's shape and dtype) given, also the gradients of cos and
+ * sin: dcos and dsin of cos's shape and dtype, each element the sum, over every row cos
+ * broadcast to, of dy * x and dy * rotate(x) in the mode's pairing, summed in float64 in
+ * one fixed order (the same bits on every thread count and instruction set) and rounded
+ * once. x = NULL: dcos and dsin are not computed (they may be NULL). An empty dy gives zero
+ * dcos/dsin. dcos/dsin share memory with no other tensor. SPEC §16. */
+ROPEKIT_API ropekit_status ropekit_partial_rotary_grad(
+    const ropekit_tensor *dy, const ropekit_tensor *cos, const ropekit_tensor *sin,
+    const ropekit_tensor *x, const ropekit_tensor *dx, const ropekit_tensor *dcos,
+    const ropekit_tensor *dsin, ropekit_rotary_mode mode, int64_t start, int64_t end);
+
 /* ---- Apply rotary (ApplyRotaryPosEmb: query and key in place, one cos/sin) ----
  *
  * query [..., D] and key [..., D] (ranks 1..8, each its own shape, strides and dtype) are

@@ -6,6 +6,7 @@
 #define RK_OPS(X)                                                                                  \
     X(partial_rotary, PARTIAL_ROTARY)                                                              \
     X(rope, ROPE)                                                                                  \
-    X(apply_rotary, APPLY_ROTARY)
+    X(apply_rotary, APPLY_ROTARY)                                                                  \
+    X(rotary_grad, ROTARY_GRAD)
 
 #endif /* ROPEKIT_OPS_OP_LIST_H_ */

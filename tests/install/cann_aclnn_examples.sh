@@ -33,6 +33,7 @@ done
 here=$(cd "$(dirname "$0")" && pwd)
 examples=(
     posembedding/rotary_position_embedding/examples/test_aclnn_rotary_position_embedding.cpp
+    posembedding/rotary_position_embedding_grad/examples/test_aclnn_rotary_position_embedding_grad.cpp
 )
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ropekit-cann-aclnn.XXXXXX") || exit 1

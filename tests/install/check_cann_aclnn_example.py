@@ -4,9 +4,11 @@ reference of the inputs its source states.
 usage: check_cann_aclnn_example.py EXAMPLE.cpp OUTPUT.txt
 
 The example's source gives x, cos and sin (std::vector<float> xHostData = {...}, ...),
-their shapes (xShape, cosShape = {...}) and the rotary mode (int64_t mode = m). The
-reference rotates each row of x's last dim in float64 (SPEC §3.3's pairs; cos/sin
-broadcast over x's leading dims where their dim is 1) and every "result[i] is: v" line
+their shapes (xShape, cosShape = {...}) and the rotary mode (int64_t mode = m); a gradient
+example (aclnnRotaryPositionEmbeddingGrad) gives dy (dyHostData, dyShape) instead of x and
+prints dx. The reference rotates each row of x's last dim in float64 (SPEC §3.3's pairs,
+run backward for dy: §4.2; cos/sin broadcast over x's leading dims where their dim is 1)
+and every "result[i] is: v" line
 must be within fp32's bound (SPEC §6: 1e-5 of the two products' magnitudes) plus the
 printed precision (%f: 5e-7)."""
 import re
@@ -34,7 +36,7 @@ def _pairs(mode, d):
     sys.exit(f"mode {mode} is not a rotary mode")
 
 
-def reference(x, c, s, xshape, cshape, mode):
+def reference(x, c, s, xshape, cshape, mode, backward=False):
     d = xshape[-1]
     rows = len(x) // d
     out, mag = [0.0] * len(x), [0.0] * len(x)
@@ -50,6 +52,13 @@ def reference(x, c, s, xshape, cshape, mode):
             cr = cr * ext + (0 if ext == 1 else idx[k])
         v, cc, ss = x[r * d:(r + 1) * d], c[cr * d:(cr + 1) * d], s[cr * d:(cr + 1) * d]
         for ia, ib, oa, ob in _pairs(mode, d):
+            if backward:  # dx[ia] = dy[oa] cos[oa] + dy[ob] sin[ob], dx[ib] likewise
+                ga, gb = v[oa], v[ob]
+                out[r * d + ia] = ga * cc[oa] + gb * ss[ob]
+                out[r * d + ib] = gb * cc[ob] - ga * ss[oa]
+                mag[r * d + ia] = abs(ga * cc[oa]) + abs(gb * ss[ob])
+                mag[r * d + ib] = abs(gb * cc[ob]) + abs(ga * ss[oa])
+                continue
             a, b = v[ia], v[ib]
             out[r * d + oa] = a * cc[oa] - b * ss[oa]
             out[r * d + ob] = b * cc[ob] + a * ss[ob]
@@ -61,11 +70,13 @@ def reference(x, c, s, xshape, cshape, mode):
 def main():
     src = open(sys.argv[1], encoding="utf-8").read()
     printed = open(sys.argv[2], encoding="utf-8").read()
-    x, c, s = (_vector(src, n) for n in ("xHostData", "cosHostData", "sinHostData"))
-    xshape = [int(v) for v in _vector(src, "xShape")]
+    backward = "dyHostData" in src
+    first = "dy" if backward else "x"
+    x, c, s = (_vector(src, n) for n in (first + "HostData", "cosHostData", "sinHostData"))
+    xshape = [int(v) for v in _vector(src, first + "Shape")]
     cshape = [int(v) for v in _vector(src, "cosShape")]
     mode = int(re.search(r"int64_t\s+mode\s*=\s*(-?\d+)", src).group(1))
-    want, mag = reference(x, c, s, xshape, cshape, mode)
+    want, mag = reference(x, c, s, xshape, cshape, mode, backward)
     got = {int(i): float(v) for i, v in re.findall(r"result\[(\d+)\] is: (\S+)", printed)}
     if sorted(got) != list(range(len(want))):
         sys.exit(f"printed {len(got)} results, want {len(want)}")
@@ -73,7 +84,7 @@ def main():
     for i in bad[:5]:
         print(f"result[{i}] = {got[i]!r}, reference {want[i]!r}")
     print(f"{len(want) - len(bad)} of {len(want)} results match the float64 reference "
-          f"(mode {mode}, x {xshape})")
+          f"(mode {mode}, {first} {xshape})")
     return 1 if bad else 0
 
 

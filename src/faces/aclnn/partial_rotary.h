@@ -18,4 +18,8 @@ struct rk_pr_problem rk_aclnn_rpe_problem(const ropekit_tensor *x, const ropekit
                                           const ropekit_tensor *sin, int64_t mode,
                                           const ropekit_tensor *out);
 
+/* aclnnRotaryPositionEmbedding's policy (SPEC §15.3), which its gradient's dy, cos, sin
+ * and dx follow too (SPEC §16.3). */
+extern const struct rk_pr_policy rk_aclnn_rpe_policy;
+
 #endif /* ROPEKIT_FACES_ACLNN_PARTIAL_ROTARY_H_ */

@@ -24,7 +24,7 @@ static const enum rk_pr_step rk_rpe_order[] = {
     RK_PR_STEP_CS_LEN, RK_PR_STEP_L_MULTIPLE, RK_PR_STEP_BROADCAST, RK_PR_STEP_OVERLAP,
 };
 
-static const struct rk_pr_policy rk_rpe_policy = {
+const struct rk_pr_policy rk_aclnn_rpe_policy = {
     .x_name = "x",
     .mode_name = "mode",
     .mode_mask = RK_PR_ALL_MODES,
@@ -45,7 +45,7 @@ const struct rk_aclnn_entry rk_aclnn_rotary_position_embedding = {
     .name = "aclnnRotaryPositionEmbedding",
     .phase1_name = "aclnnRotaryPositionEmbeddingGetWorkspaceSize",
     .op = &rk_op_partial_rotary,
-    .policy = &rk_rpe_policy,
+    .policy = &rk_aclnn_rpe_policy,
     .codes = rk_rpe_codes,
     .faults = rk_rpe_faults,
     .input_slot = {RK_PR_X, RK_PR_COS, RK_PR_SIN, -1, -1, -1, -1, -1},

@@ -33,4 +33,15 @@
     X(OVERLAP, PARAM_INVALID, RT_FAILURE)                                                          \
     X(NO_MEMORY, INNER, BAD_ALLOC)
 
+/* aclnnRotaryPositionEmbeddingGrad (SPEC §16.3): the forward's rows for dy, cos, sin and
+ * dx, then the rules of x, dcos and dsin: dtypes from the op definition (161002), shapes
+ * from the tiling (561002). */
+#define RK_ACLNN_RPE_GRAD_CODES(X)                                                                 \
+    RK_ACLNN_RPE_CODES(X)                                                                          \
+    X(FWD_X_DTYPE, PARAM_INVALID, RT_FAILURE)                                                      \
+    X(FWD_X_SHAPE, INNER_TILING_ERROR, RT_FAILURE)                                                 \
+    X(CS_GRAD_DTYPE, PARAM_INVALID, RT_FAILURE)                                                    \
+    X(CS_GRAD_SHAPE, INNER_TILING_ERROR, RT_FAILURE)                                               \
+    X(CS_GRAD_OVERLAP, PARAM_INVALID, RT_FAILURE)
+
 #endif /* ROPEKIT_FACES_ACLNN_ROTARY_POSITION_EMBEDDING_CANN_H_ */

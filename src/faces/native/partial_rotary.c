@@ -6,7 +6,7 @@
 #include "faces/native/plan.h"
 #include "ops/partial_rotary/partial_rotary.h"
 
-static const struct rk_pr_policy rk_native_policy = {
+const struct rk_pr_policy rk_native_pr_policy = {
     .x_name = "x",
     .mode_name = "mode",
     .mode_mask = RK_PR_ALL_MODES,
@@ -51,7 +51,7 @@ ropekit_status ropekit_partial_rotary_plan_create(const ropekit_tensor *x,
     if (st != ROPEKIT_OK)
         return st;
     int rule;
-    return rk_plan_make(&rk_op_partial_rotary, api, &prob, &rk_native_policy, plan, &rule);
+    return rk_plan_make(&rk_op_partial_rotary, api, &prob, &rk_native_pr_policy, plan, &rule);
 }
 
 /* The plan of a partial-rotary call, in place (`apart` false) or out of place. */
@@ -98,7 +98,7 @@ ropekit_status ropekit_partial_rotary(const ropekit_tensor *x, const ropekit_ten
     /* a tensor may be NULL here: make refuses it before the data is used */
     const struct rk_op_data data = {
         {x ? x->data : NULL, cos ? cos->data : NULL, sin ? sin->data : NULL}};
-    return rk_op_once(&rk_op_partial_rotary, api, &prob, &rk_native_policy, plan, &data);
+    return rk_op_once(&rk_op_partial_rotary, api, &prob, &rk_native_pr_policy, plan, &data);
 }
 
 /* ---- Out of place (RotaryPositionEmbedding's form): out = x rotated ---- */
@@ -119,7 +119,7 @@ ropekit_partial_rotary_out_plan_create(const ropekit_tensor *x, const ropekit_te
     prob.out = out;
     prob.with_out = true;
     int rule;
-    return rk_plan_make(&rk_op_partial_rotary, api, &prob, &rk_native_policy, plan, &rule);
+    return rk_plan_make(&rk_op_partial_rotary, api, &prob, &rk_native_pr_policy, plan, &rule);
 }
 
 ropekit_status ropekit_partial_rotary_out_execute(const ropekit_plan *plan, const void *x,
@@ -150,5 +150,5 @@ ropekit_status ropekit_partial_rotary_out(const ropekit_tensor *x, const ropekit
     _Alignas(max_align_t) unsigned char plan[RK_OP_MAX_PLAN_SIZE];
     const struct rk_op_data data = {{x ? x->data : NULL, cos ? cos->data : NULL,
                                      sin ? sin->data : NULL, out ? out->data : NULL}};
-    return rk_op_once(&rk_op_partial_rotary, api, &prob, &rk_native_policy, plan, &data);
+    return rk_op_once(&rk_op_partial_rotary, api, &prob, &rk_native_pr_policy, plan, &data);
 }

@@ -31,4 +31,9 @@ static inline const void *rk_plan_of(const ropekit_plan *plan, const struct rk_o
  * execute calls keep their arguments in registers on the way to the work. */
 ropekit_status rk_plan_error(const ropekit_plan *plan, const char *api, const char *what);
 
+/* The native face's partial-rotary policy (SPEC §8), which the rotary gradient's dy, cos,
+ * sin and dx follow too. */
+struct rk_pr_policy;
+extern const struct rk_pr_policy rk_native_pr_policy;
+
 #endif /* ROPEKIT_FACES_NATIVE_PLAN_H_ */

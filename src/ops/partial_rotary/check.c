@@ -81,7 +81,6 @@ static ropekit_status rk_step_null(struct rk_pr_ctx *c, int *rule) {
                 RK_PR_FAIL(RK_PR_RULE_DATA_NULL,
                            "%s: %s data = NULL: a tensor with %lld elements needs data", api,
                            c->name[i], (long long)rk_tensor_numel(c->t[i]));
-    c->d = c->t[0]->ndim >= 1 ? c->t[0]->shape[c->t[0]->ndim - 1] : 0;
     return ROPEKIT_OK;
 }
 
@@ -117,8 +116,9 @@ static ropekit_status rk_step_dtype(struct rk_pr_ctx *c, int *rule) {
                    xk == RK_KDT_F64 || ck == RK_KDT_F64 ? "float64 goes with float64 only; " : "",
                    rk_pair_list(mask, buf, sizeof buf));
     if (out && out->dtype != x->dtype)
-        RK_PR_FAIL(RK_PR_RULE_OUT_DTYPE, "%s: out dtype = %s: must equal %s dtype %s", api,
-                   rk_policy_dtype_name(mask, out->dtype), xn, ropekit_dtype_name(x->dtype));
+        RK_PR_FAIL(RK_PR_RULE_OUT_DTYPE, "%s: %s dtype = %s: must equal %s dtype %s", api,
+                   c->name[3], rk_policy_dtype_name(mask, out->dtype), xn,
+                   ropekit_dtype_name(x->dtype));
     return ROPEKIT_OK;
 }
 
@@ -154,8 +154,9 @@ static ropekit_status rk_step_shapes(struct rk_pr_ctx *c, int *rule) {
     for (int32_t i = 0; out && same && i < x->ndim; i++)
         same = out->shape[i] == x->shape[i];
     if (!same)
-        RK_PR_FAIL(RK_PR_RULE_OUT_SHAPE, "%s: out shape = %s: must equal %s shape %s", api,
-                   rk_shape_str(out, b1, sizeof b1), c->name[0], rk_shape_str(x, b2, sizeof b2));
+        RK_PR_FAIL(RK_PR_RULE_OUT_SHAPE, "%s: %s shape = %s: must equal %s shape %s", api,
+                   c->name[3], rk_shape_str(out, b1, sizeof b1), c->name[0],
+                   rk_shape_str(x, b2, sizeof b2));
     return ROPEKIT_OK;
 }
 
@@ -304,7 +305,7 @@ static bool rk_out_is_x(const struct rk_pr_plan_views *v, const void *x, const v
     return out == x && v->same_view;
 }
 
-static ropekit_status rk_pr_check_overlap(const char *api, const char *x_name,
+static ropekit_status rk_pr_check_overlap(const char *api, const char *x_name, const char *out_name,
                                           const struct rk_view_geom geom[4],
                                           const struct rk_pr_plan_views *v, const void *x,
                                           const void *cos, const void *sin, const void *out,
@@ -313,12 +314,12 @@ static ropekit_status rk_pr_check_overlap(const char *api, const char *x_name,
     const bool apart = v->apart && !rk_out_is_x(v, x, out);
     const struct rk_view_geom *w = apart ? &geom[3] : &geom[0];
     const void *wd = apart ? out : x;
-    const char *wn = apart ? "out" : x_name;
+    const char *wn = apart ? out_name : x_name;
     if (apart && rk_views_overlap(w, wd, &geom[0], x))
         RK_PR_FAIL(RK_PR_RULE_OVERLAP,
-                   "%s: out memory overlaps %s: out must be %s itself (in place) or share no "
+                   "%s: %s memory overlaps %s: %s must be %s itself (in place) or share no "
                    "memory with it",
-                   api, x_name, x_name);
+                   api, out_name, x_name, out_name, x_name);
     if (!v->rotate)
         return ROPEKIT_OK; /* cos and sin are not read */
     bool on_cos = rk_views_overlap(w, wd, &geom[1], cos);
@@ -339,7 +340,7 @@ static ropekit_status rk_step_overlap(struct rk_pr_ctx *c, int *rule) {
         RK_PR_FAIL(RK_PR_RULE_OVERLAP,
                    "%s: %s strides: two elements share one address; an output must not "
                    "overlap itself",
-                   api, out ? "out" : xn);
+                   api, out ? c->name[3] : xn);
     for (int i = 0; i < 3; i++)
         c->out->geom[i] = rk_view_geom_of(c->t[i]);
     c->out->geom[3] = rk_view_geom_of(w);
@@ -353,8 +354,8 @@ static ropekit_status rk_step_overlap(struct rk_pr_ctx *c, int *rule) {
         c->out->views.same_view = same;
     }
     if (c->p->check_data)
-        return rk_pr_check_overlap(api, xn, c->out->geom, &c->out->views, x->data, cs->data,
-                                   sn->data, out ? out->data : NULL, rule);
+        return rk_pr_check_overlap(api, xn, c->name[3], c->out->geom, &c->out->views, x->data,
+                                   cs->data, sn->data, out ? out->data : NULL, rule);
     return ROPEKIT_OK;
 }
 
@@ -391,8 +392,12 @@ ropekit_status rk_pr_validate(const struct rk_pr_problem *p, const struct rk_pr_
         .p = p,
         .pol = pol,
         .t = {p->x, p->cos, p->sin, p->with_out ? p->out : NULL},
-        .name = {pol->x_name, "cos", "sin", "out"},
+        .name = {pol->x_name, "cos", "sin", pol->out_name ? pol->out_name : "out"},
         .nt = p->with_out ? 4 : 3,
+        /* x's last dim, once the NULL step found x sane (or a step range of a validation
+         * split in parts, after an earlier part did) */
+        .d = p->x && p->x->ndim >= 1 && p->x->ndim <= ROPEKIT_MAX_DIMS ? p->x->shape[p->x->ndim - 1]
+                                                                       : 0,
         .out = out,
     };
     const enum rk_pr_step *steps = pol->order ? pol->order : rk_pr_default_order;
@@ -414,6 +419,7 @@ ropekit_status rk_pr_validate(const struct rk_pr_problem *p, const struct rk_pr_
         if (st != ROPEKIT_OK)
             return st;
     }
+    out->out_name = c.name[3];
     out->start = c.start;
     out->len = c.end - c.start;
     return ROPEKIT_OK;
@@ -431,9 +437,10 @@ ropekit_status rk_pr_check_data(const void *plan, const char *api, const struct 
     if (!x || (pl->views.rotate && (!cos || !sin)) || (pl->views.apart && !out))
         RK_PR_FAIL(RK_PR_RULE_DATA_NULL, "%s: %s data = NULL: required", api,
                    !x                        ? pl->x_name
-                   : pl->views.apart && !out ? "out"
+                   : pl->views.apart && !out ? pl->out_name
                    : !cos                    ? "cos"
                                              : "sin");
     RK_COUNT_CHECK(RK_OP_PARTIAL_ROTARY, RK_PR_RULE_OVERLAP);
-    return rk_pr_check_overlap(api, pl->x_name, pl->geom, &pl->views, x, cos, sin, out, rule);
+    return rk_pr_check_overlap(api, pl->x_name, pl->out_name, pl->geom, &pl->views, x, cos, sin,
+                               out, rule);
 }

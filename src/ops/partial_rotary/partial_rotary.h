@@ -51,6 +51,7 @@ extern const size_t rk_pr_default_order_len;
 
 struct rk_pr_policy {
     const char *x_name;    /* "x", "xRef", "dyRef" */
+    const char *out_name;  /* NULL: "out" */
     const char *mode_name; /* "mode", "rotary_mode", "rotaryMode" */
     unsigned mode_mask;    /* bit m: ropekit_rotary_mode m allowed */
     /* The rule a refused mode's message states; NULL: the modes of mode_mask by name. */
@@ -134,6 +135,7 @@ struct rk_pr_plan {
     ropekit_isa isa;
     const char *kernel_name;     /* the kernel set, e.g. "avx512+bf16" */
     const char *x_name;          /* the policy's name of x, for messages */
+    const char *out_name;        /* and of out */
     struct rk_view_geom geom[4]; /* x, cos, sin, out: for overlap checks of bound data */
     struct rk_shape x_shape, cs_shape;
 };
@@ -154,6 +156,7 @@ struct rk_pr_checked {
     bool noop;
     bool copy; /* noop, but out of place with a non-empty x: x is copied to out */
     struct rk_pr_plan_views views;
+    const char *out_name;      /* the policy's name of out (NULL: "out") */
     struct rk_view_geom *geom; /* 4 entries (the plan's): x, cos, sin, out (x's in place),
                                   written when not noop */
 };

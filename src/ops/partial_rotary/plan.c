@@ -63,6 +63,7 @@ ropekit_status rk_pr_plan_checked(struct rk_pr_plan *pl, const struct rk_pr_prob
     const ropekit_tensor *y = p->with_out ? p->out : x;
     pl->mode = (int)p->mode;
     pl->x_name = x_name;
+    pl->out_name = chk->out_name ? chk->out_name : "out";
     pl->direction = p->direction;
     pl->x_dtype = x->dtype;
     pl->cs_dtype = c->dtype;
