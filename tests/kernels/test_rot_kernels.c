@@ -154,7 +154,10 @@ static void compare_kernel(const struct rot_row *r) {
         fill(x, xbytes / xs, dtypes[r->xd]);
         fill(c, (size_t)len * 2, dtypes[r->cd]);
         fill(s, (size_t)len * 2, dtypes[r->cd]);
-        for (int bcast = 0; bcast < 2; bcast++) {
+        /* each of broadcast (a hoisted row) and prefetch with and without the other: the
+           SIMD drivers run each combination in its own loop */
+        for (int variant = 0; variant < 4; variant++) {
+            const int bcast = variant % 2, pf = variant / 2;
             struct rk_rot_rows a = {
                 .x = x + xs, /* odd element offset */
                 .cos = c,
@@ -168,11 +171,12 @@ static void compare_kernel(const struct rot_row *r) {
                 .c_col = (int64_t)cs,
                 .s_col = (int64_t)cs,
                 .scratch = scratch,
-                .prefetch = bcast == 1, /* results must not depend on it */
+                .prefetch = pf == 1, /* results must not depend on it */
             };
             char *want = run(ref, x, xbytes, &a, x);
             char *got = run(r->fn, x, xbytes, &a, x);
-            snprintf(what, sizeof what, "%s len %lld bcast %d", r->name, (long long)len, bcast);
+            snprintf(what, sizeof what, "%s len %lld bcast %d prefetch %d", r->name, (long long)len,
+                     bcast, pf);
             fail_on_difference(what, want, got, x, xbytes, xs);
             /* out of place: y rows of another pitch and offset than x's */
             const struct y_layout yl = {(size_t)(rows * (len + 5)) * xs, 2, len + 5};
@@ -180,21 +184,22 @@ static void compare_kernel(const struct rot_row *r) {
             fill(y_init, yl.bytes / xs, dtypes[r->xd]);
             char *want_y = run_apart(ref, x, xbytes, &a, x, y_init, yl, xs);
             char *got_y = run_apart(r->fn, x, xbytes, &a, x, y_init, yl, xs);
-            snprintf(what, sizeof what, "%s len %lld bcast %d out of place", r->name,
-                     (long long)len, bcast);
+            snprintf(what, sizeof what, "%s len %lld bcast %d prefetch %d out of place", r->name,
+                     (long long)len, bcast, pf);
             fail_on_difference(what, want_y, got_y, y_init, yl.bytes, xs);
             /* ... and writes what in place writes, on y's rows only */
             for (int64_t row = 0; row < a.rows; row++) {
                 const size_t yo = (size_t)(yl.lead + row * yl.pitch) * xs;
                 const size_t xo = (size_t)(a.x - x) + (size_t)(row * a.x_row);
                 snprintf(what, sizeof what,
-                         "%s len %lld bcast %d row %lld out of place vs in place", r->name,
-                         (long long)len, bcast, (long long)row);
+                         "%s len %lld bcast %d prefetch %d row %lld out of place vs in place",
+                         r->name, (long long)len, bcast, pf, (long long)row);
                 fail_on_difference(what, want + xo, want_y + yo, x + xo, (size_t)len * xs, xs);
                 memcpy(want_y + yo, y_init + yo, (size_t)len * xs);
             }
-            snprintf(what, sizeof what, "%s len %lld bcast %d: out of place outside y's rows",
-                     r->name, (long long)len, bcast);
+            snprintf(what, sizeof what,
+                     "%s len %lld bcast %d prefetch %d: out of place outside y's rows", r->name,
+                     (long long)len, bcast, pf);
             fail_on_difference(what, y_init, want_y, y_init, yl.bytes, xs);
             free(y_init);
             free(want_y);
