@@ -60,92 +60,81 @@ def _last_dim(t):
 # ---- the library's calls ----
 
 
-def _rotate_out(op, x, r1, r2, out, mode, backward):
-    """out = x rotated over [0, D) (ropekit_partial_rotary_out); prepared once per layout."""
+def _call(op, key, fn, api, tensors, args):
+    """fn(descriptors of tensors..., *args), prepared once per layout (_native): the CPU
+    kernels' one-shot calls."""
 
     def make():
-        descs = tuple(_native.describe(t) for t in (x, r1, r2, out))
-        args = (mode, 0, _last_dim(x), _DIRECTION[backward])
-        return descs, tuple(ctypes.byref(d) for d in descs), args
+        descs = tuple(_native.describe(t) for t in tensors)
+        return descs, tuple(ctypes.byref(d) for d in descs)
 
-    key = ("rotary_out", op, mode, backward) + tuple(_native._layout(t) for t in (x, r1, r2, out))
-    descs, refs, args = _native._prepared(key, make)
-    _native._bind(descs, (x, r1, r2, out))
+    descs, refs = _native._prepared(key + tuple(_native._layout(t) for t in tensors), make)
+    _native._bind(descs, tensors)
     _native._sync_threads()
-    status = _partial_rotary_out(*refs, *args)
+    status = fn(*refs, *args)
     if status:
-        _native._raise(status, "ropekit_partial_rotary_out", op)
+        _native._raise(status, api, op)
+
+
+def _plan(op, fn, api, tensors, package="ropekit"):
+    """The fake kernels' (and front-ends') validation: fn(descriptors of the tensors'
+    layouts, &plan) makes a plan, destroyed at once; a layout with a size that has no hint
+    is left to the CPU kernel."""
+    descs = tuple(_native.describe_layout(t) for t in tensors)
+    if None in descs:
+        return
+    plan = ctypes.c_void_p()
+    status = fn(*(ctypes.byref(d) for d in descs), ctypes.byref(plan))
+    if status:
+        _native._raise(status, api, op, package)
+    _native._plan_destroy(plan)
+
+
+def _rotate_out(op, x, r1, r2, out, mode, backward):
+    """out = x rotated over [0, D) (ropekit_partial_rotary_out)."""
+    _call(op, ("rotary_out", op, mode, backward), _partial_rotary_out,
+          "ropekit_partial_rotary_out", (x, r1, r2, out),
+          (mode, 0, _last_dim(x), _DIRECTION[backward]))
 
 
 def _check_rotate_out(op, x, r1, r2, out, mode, backward):
-    """The fake kernels' validation: ropekit_partial_rotary_out_plan_create on the layouts."""
-    descs = tuple(_native.describe_layout(t) for t in (x, r1, r2, out))
     d = concrete(_last_dim(x))
-    if None in descs or d is None:
-        return
-    plan = ctypes.c_void_p()
-    status = _partial_rotary_out_plan(*(ctypes.byref(t) for t in descs), mode, 0, d,
-                                      _DIRECTION[backward], ctypes.byref(plan))
-    if status:
-        _native._raise(status, "ropekit_partial_rotary_out_plan_create", op)
-    _native._plan_destroy(plan)
+    if d is not None:
+        _plan(op, lambda *a: _partial_rotary_out_plan(*a[:4], mode, 0, d, _DIRECTION[backward],
+                                                      a[4]),
+              "ropekit_partial_rotary_out_plan_create", (x, r1, r2, out))
 
 
 def _apply(op, query, key, cos, sin, mode):
-    def make():
-        descs = tuple(_native.describe(t) for t in (query, key, cos, sin))
-        return descs, tuple(ctypes.byref(d) for d in descs), (mode, _abi.ROPEKIT_FORWARD)
-
-    key_ = ("apply_rotary", op, mode) + tuple(_native._layout(t) for t in (query, key, cos, sin))
-    descs, refs, args = _native._prepared(key_, make)
-    _native._bind(descs, (query, key, cos, sin))
-    _native._sync_threads()
-    status = _apply_rotary(*refs, *args)
-    if status:
-        _native._raise(status, "ropekit_apply_rotary", op)
+    _call(op, ("apply_rotary", op, mode), _apply_rotary, "ropekit_apply_rotary",
+          (query, key, cos, sin), (mode, _abi.ROPEKIT_FORWARD))
 
 
 def _check_apply(op, query, key, cos, sin, mode):
-    descs = tuple(_native.describe_layout(t) for t in (query, key, cos, sin))
-    if None in descs:
-        return
-    plan = ctypes.c_void_p()
-    status = _apply_rotary_plan(*(ctypes.byref(d) for d in descs), mode, _abi.ROPEKIT_FORWARD,
-                                ctypes.byref(plan))
-    if status:
-        _native._raise(status, "ropekit_apply_rotary_plan_create", op)
-    _native._plan_destroy(plan)
+    _plan(op, lambda *a: _apply_rotary_plan(*a[:4], mode, _abi.ROPEKIT_FORWARD, a[4]),
+          "ropekit_apply_rotary_plan_create", (query, key, cos, sin))
+
+
+def _cann_api(which):
+    return _abi.ropekit_cann_op_names[which] + "GetWorkspaceSize"
 
 
 def check_cann_rotary_position_embedding(package, op, x, r1, r2, mode):
-    """What aclnnRotaryPositionEmbedding would refuse, refused (the CANN-rules plan on the
-    layouts of x, r1, r2 and an out like x's; destroyed at once)."""
-    descs = tuple(_native.describe_layout(t) for t in (x, r1, r2, x))
-    if None in descs:
-        return
-    plan, code = ctypes.c_void_p(), ctypes.c_int32()
-    status = _cann_rpe_plan(*(ctypes.byref(d) for d in descs[:3]), mode, ctypes.byref(descs[3]),
-                            ctypes.byref(plan), ctypes.byref(code))
-    if status:
-        api = _abi.ropekit_cann_op_names[_abi.ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING]
-        _native._raise(status, api + "GetWorkspaceSize", op, package)
-    _native._plan_destroy(plan)
+    """What aclnnRotaryPositionEmbedding would refuse, refused: its CANN-rules plan on the
+    layouts of x, r1, r2 and an out like x's."""
+    code = ctypes.c_int32()
+    _plan(op, lambda dx, dc, ds, do, plan: _cann_rpe_plan(dx, dc, ds, mode, do, plan,
+                                                          ctypes.byref(code)),
+          _cann_api(_abi.ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING), (x, r1, r2, x), package)
 
 
 def check_cann_apply_rotary(package, op, query, key, cos, sin, layout, rotary_mode):
     """What aclnnApplyRotaryPosEmbV2 (torch_npu's call) would refuse, refused: its CANN-rules
     plan with CANN's layout number and the mode string as given."""
-    descs = tuple(_native.describe_layout(t) for t in (query, key, cos, sin))
-    if None in descs:
-        return
-    which = _abi.ROPEKIT_CANN_APPLY_ROTARY_POS_EMB_V2
-    plan, code = ctypes.c_void_p(), ctypes.c_int32()
-    status = _cann_apply_plan(which, *(ctypes.byref(d) for d in descs), layout,
-                              rotary_mode.encode(), ctypes.byref(plan), ctypes.byref(code))
-    if status:
-        _native._raise(status, _abi.ropekit_cann_op_names[which] + "GetWorkspaceSize", op,
-                       package)
-    _native._plan_destroy(plan)
+    which, code = _abi.ROPEKIT_CANN_APPLY_ROTARY_POS_EMB_V2, ctypes.c_int32()
+    _plan(op, lambda *a: _cann_apply_plan(which, *a[:4], layout, rotary_mode.encode(), a[4],
+                                          ctypes.byref(code)),
+          _cann_api(which), (query, key, cos, sin), package)
 
 
 # ---- argument conversion (what C cannot be asked) ----
