@@ -6,7 +6,11 @@ Importing this module registers the ops in torch.ops.ropekit (see docs/torch.md)
   place; partial_rotary_mul / partial_rotary_mul_backward: the functional forms;
 - rope_with_sin_cos_cache / rope_with_sin_cos_cache_backward: RopeWithSinCosCache V1/V2
   (rope and mrope, NeoX and GPT-J), out of place;
-- rotary_embedding: vLLM's in-place op with its exact schema.
+- rotary_embedding: vLLM's in-place op with its exact schema;
+- rotary_mul / rotary_mul_backward: RotaryPositionEmbedding (torch_npu's npu_rotary_mul),
+  out of place over the whole last dim;
+- apply_rotary_pos_emb: ApplyRotaryPosEmb (torch_npu's npu_apply_rotary_pos_emb), query
+  and key in place.
 
 Every op works in eager mode, under autograd, in torch.compile and in torch.export.
 """
@@ -15,7 +19,7 @@ import os as _os
 import torch as _torch
 
 from .. import _abi
-from . import _ops
+from . import _ops, _rotary_mul
 from ..tables import cache_from_sin_cos
 from ._extension import extension_loaded, load_extension
 from .frontends import (apply_rope_with_cos_sin_cache, apply_rope_with_cos_sin_cache_inplace,
