@@ -18,4 +18,9 @@ struct rk_pr_problem rk_aclnn_rpe_problem(const ropekit_tensor *x, const ropekit
                                           const ropekit_tensor *sin, int64_t mode,
                                           const ropekit_tensor *out);
 
+/* The problem of aclnnInterleaveRope (out of place over the whole row, interleave-half)
+ * from its arguments as views. Data is not checked, no argument is missing. */
+struct rk_pr_problem rk_aclnn_ir_problem(const ropekit_tensor *x, const ropekit_tensor *cos,
+                                         const ropekit_tensor *sin, const ropekit_tensor *out);
+
 #endif /* ROPEKIT_FACES_ACLNN_PARTIAL_ROTARY_H_ */
