@@ -296,6 +296,7 @@ static void rk_print_cann_enums(void) {
         RK_CONST(ROPEKIT_CANN_APPLY_ROTARY_POS_EMB),
         RK_CONST(ROPEKIT_CANN_APPLY_ROTARY_POS_EMB_V2),
         RK_CONST(ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING),
+        RK_CONST(ROPEKIT_CANN_INTERLEAVE_ROPE),
     };
     rk_print_enum("ropekit_cann_op", h, op, RK_COUNT(op), rk_cann_op_name, "ropekit_cann_op_name",
                   "?", NULL);
@@ -303,6 +304,7 @@ static void rk_print_cann_enums(void) {
            ROPEKIT_CANN_PARTIAL_ROTARY_MAX_D);
     printf("ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING_MAX_D = %d\n",
            ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING_MAX_D);
+    printf("ROPEKIT_CANN_INTERLEAVE_ROPE_D = %d\n", ROPEKIT_CANN_INTERLEAVE_ROPE_D);
 }
 
 static void rk_print_acl_enums(void) {

@@ -34,7 +34,8 @@ typedef enum ropekit_cann_op {
     ROPEKIT_CANN_ROPE_WITH_SIN_COS_CACHE_V2 = 3,
     ROPEKIT_CANN_APPLY_ROTARY_POS_EMB = 4,
     ROPEKIT_CANN_APPLY_ROTARY_POS_EMB_V2 = 5,
-    ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING = 6
+    ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING = 6,
+    ROPEKIT_CANN_INTERLEAVE_ROPE = 7
 } ropekit_cann_op;
 
 /* "aclnnInplacePartialRotaryMul", ...; "?" for any other value. */
@@ -74,6 +75,16 @@ ROPEKIT_API ropekit_status ropekit_cann_apply_rotary_plan_create(
     ropekit_cann_op op, const ropekit_tensor *query, const ropekit_tensor *key,
     const ropekit_tensor *cos, const ropekit_tensor *sin, int64_t layout, const char *rotary_mode,
     ropekit_plan **plan, int32_t *cann_code);
+
+/* The one last dim D aclnnInterleaveRope takes. */
+#define ROPEKIT_CANN_INTERLEAVE_ROPE_D 64
+
+/* aclnnInterleaveRope's rules: out = x rotated over its whole last dim in interleave-half
+ * mode (out of place; x [B, N, S, 64], cos and sin [B, 1, S, 64] or [B, 1, 1, 64], all f16
+ * or all bf16). The plan runs with ropekit_partial_rotary_out_execute. */
+ROPEKIT_API ropekit_status ropekit_cann_interleave_rope_plan_create(
+    const ropekit_tensor *x, const ropekit_tensor *cos, const ropekit_tensor *sin,
+    const ropekit_tensor *out, ropekit_plan **plan, int32_t *cann_code);
 
 #ifdef __cplusplus
 }

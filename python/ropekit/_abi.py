@@ -155,6 +155,7 @@ ROPEKIT_CANN_ROPE_WITH_SIN_COS_CACHE_V2 = 3
 ROPEKIT_CANN_APPLY_ROTARY_POS_EMB = 4
 ROPEKIT_CANN_APPLY_ROTARY_POS_EMB_V2 = 5
 ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING = 6
+ROPEKIT_CANN_INTERLEAVE_ROPE = 7
 ropekit_cann_op = {
     "ROPEKIT_CANN_INPLACE_PARTIAL_ROTARY_MUL": 0,
     "ROPEKIT_CANN_INPLACE_PARTIAL_ROTARY_MUL_GRAD": 1,
@@ -163,6 +164,7 @@ ropekit_cann_op = {
     "ROPEKIT_CANN_APPLY_ROTARY_POS_EMB": 4,
     "ROPEKIT_CANN_APPLY_ROTARY_POS_EMB_V2": 5,
     "ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING": 6,
+    "ROPEKIT_CANN_INTERLEAVE_ROPE": 7,
 }
 # ropekit_cann_op_name of each value
 ropekit_cann_op_names = {
@@ -173,11 +175,13 @@ ropekit_cann_op_names = {
     4: "aclnnApplyRotaryPosEmb",
     5: "aclnnApplyRotaryPosEmbV2",
     6: "aclnnRotaryPositionEmbedding",
+    7: "aclnnInterleaveRope",
 }
 
 # limits (include/ropekit/ropekit_cann.h)
 ROPEKIT_CANN_PARTIAL_ROTARY_MAX_D = 1024
 ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING_MAX_D = 1024
+ROPEKIT_CANN_INTERLEAVE_ROPE_D = 64
 
 # aclDataType (include/acl/acl_base.h)
 ACL_DT_UNDEFINED = -1

@@ -15,6 +15,7 @@
 #include "aclnnop/aclnn_apply_rotary_pos_emb_v2.h"
 #include "aclnnop/aclnn_inplace_partial_rotary_mul.h"
 #include "aclnnop/aclnn_inplace_partial_rotary_mul_grad.h"
+#include "aclnnop/aclnn_interleave_rope.h"
 #include "aclnnop/aclnn_rope_with_sin_cos_cache_v2.h"
 #include "ops/apply_rotary/apply_rotary.h"
 #include "aclnnop/aclnn_rotary_position_embedding.h"
@@ -325,6 +326,50 @@ static void test_aclnn_rotary_position_embedding_checks_once(void **state) {
     pr_call_free(&c);
 }
 
+/* aclnnInterleaveRope: x [1, 2, 2, 64], cos/sin [1, 1, 2, 64] f16; its order checks the
+ * empty x and D = 64, not the mode, D's bound or parity. */
+static void test_aclnn_interleave_rope_checks_once(void **state) {
+    (void)state;
+    static const int ir_rules[] = {
+        RK_PR_RULE_NULL,        RK_PR_RULE_LAYOUT,     RK_PR_RULE_DATA_NULL, RK_PR_RULE_X_DTYPE,
+        RK_PR_RULE_CS_DTYPE,    RK_PR_RULE_DTYPE_PAIR, RK_PR_RULE_OUT_DTYPE, RK_PR_RULE_SLICE_SIZE,
+        RK_PR_RULE_SLICE_RANGE, RK_PR_RULE_RANK,       RK_PR_RULE_CS_SHAPE,  RK_PR_RULE_OUT_SHAPE,
+        RK_PR_RULE_EMPTY_X,     RK_PR_RULE_D_VALUE,    RK_PR_RULE_BROADCAST, RK_PR_RULE_CS_LEN,
+        RK_PR_RULE_OVERLAP,
+    };
+    static uint16_t x[256], cs[128], sn[128], out[256];
+    for (int i = 0; i < 256; i++)
+        x[i] = (uint16_t)(0x3c00 + i % 16);
+    for (int i = 0; i < 128; i++)
+        cs[i] = 0x3800, sn[i] = 0x3400;
+    const int64_t xd[4] = {1, 2, 2, 64}, cd[4] = {1, 1, 2, 64};
+    aclTensor *tx = aclCreateTensor(xd, 4, ACL_FLOAT16, NULL, 0, ACL_FORMAT_ND, xd, 4, x);
+    aclTensor *tc = aclCreateTensor(cd, 4, ACL_FLOAT16, NULL, 0, ACL_FORMAT_ND, cd, 4, cs);
+    aclTensor *ts = aclCreateTensor(cd, 4, ACL_FLOAT16, NULL, 0, ACL_FORMAT_ND, cd, 4, sn);
+    aclTensor *to = aclCreateTensor(xd, 4, ACL_FLOAT16, NULL, 0, ACL_FORMAT_ND, xd, 4, out);
+    uint64_t ws = 0;
+    aclOpExecutor *e = NULL;
+    rk_check_count_reset();
+    assert_int_equal(aclnnInterleaveRopeGetWorkspaceSize(tx, tc, ts, to, &ws, &e), ACLNN_SUCCESS);
+    assert_int_equal(aclnnInterleaveRope(NULL, 0, e, NULL), ACLNN_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
+    EXPECT(PR, 1, ir_rules, RK_PR_RULE_COUNT, "phase 1 + launch");
+    /* a rebound output is checked at the launch, once */
+    assert_int_equal(aclnnInterleaveRopeGetWorkspaceSize(tx, tc, ts, to, &ws, &e), ACLNN_SUCCESS);
+    assert_int_equal(aclSetAclOpExecutorRepeatable(e), ACLNN_SUCCESS);
+    assert_int_equal(aclSetOutputTensorAddr(e, 0, to, out), ACLNN_SUCCESS);
+    rk_check_count_reset();
+    assert_int_equal(aclnnInterleaveRope(NULL, 0, e, NULL), ACLNN_SUCCESS);
+    assert_int_equal(aclnnInterleaveRope(NULL, 0, e, NULL), ACLNN_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
+    EXPECT(PR, 1, pr_bind_rules, RK_PR_RULE_COUNT, "two launches after one rebinding");
+    assert_int_equal(aclDestroyAclOpExecutor(e), ACLNN_SUCCESS);
+    aclDestroyTensor(tx);
+    aclDestroyTensor(tc);
+    aclDestroyTensor(ts);
+    aclDestroyTensor(to);
+}
+
 /* ApplyRotaryPosEmbV2: q [1, 2, 2, 128], k [1, 2, 1, 128], cos/sin [1, 2, 1, 128] f32,
  * BSND, "half". Its plan is made of partial-rotary row plans, which check no rule of
  * their own. */
@@ -429,6 +474,7 @@ int main(void) {
         cmocka_unit_test(test_aclnn_apply_rotary_checks_once),
         cmocka_unit_test(test_native_apply_rotary_checks_once),
         cmocka_unit_test(test_aclnn_rotary_position_embedding_checks_once),
+        cmocka_unit_test(test_aclnn_interleave_rope_checks_once),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

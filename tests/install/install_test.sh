@@ -80,7 +80,8 @@ fi
 
 echo "== installed layout"
 ops="aclnn_inplace_partial_rotary_mul aclnn_inplace_partial_rotary_mul_grad
-    aclnn_rope_with_sin_cos_cache aclnn_rope_with_sin_cos_cache_v2 aclnn_rotary_position_embedding"
+    aclnn_rope_with_sin_cos_cache aclnn_rope_with_sin_cos_cache_v2 aclnn_rotary_position_embedding
+    aclnn_interleave_rope"
 for header in acl/acl.h acl/acl_base.h acl/acl_rt.h aclnn/acl_meta.h aclnn/aclnn_base.h \
     ropekit/ropekit.h; do
     [ -f "$inc/$header" ] || fail "missing $RK_INCLUDEDIR/$header"

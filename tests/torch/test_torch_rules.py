@@ -306,6 +306,8 @@ UNREACHABLE = {
                             "forward order",
         "MAX_D": "aclnn only (the native face has no bound on D)",
         "D_EVEN": "aclnn only (the native face takes odd D)",
+        "EMPTY_X": "aclnn only (aclnnInterleaveRope; an empty x is the native face's no-op)",
+        "D_VALUE": "aclnn only (aclnnInterleaveRope's D = 64; the native face takes any D)",
         "OUT_DTYPE": "out of place only (the C calls ropekit_partial_rotary_out*); the torch "
                      "ops write in place",
         "OUT_SHAPE": "out of place only (the C calls ropekit_partial_rotary_out*); the torch "

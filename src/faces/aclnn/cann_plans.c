@@ -17,6 +17,7 @@ static const struct rk_aclnn_entry *const rk_entries[] = {
     [ROPEKIT_CANN_APPLY_ROTARY_POS_EMB] = &rk_aclnn_apply_rotary_pos_emb,
     [ROPEKIT_CANN_APPLY_ROTARY_POS_EMB_V2] = &rk_aclnn_apply_rotary_pos_emb_v2,
     [ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING] = &rk_aclnn_rotary_position_embedding,
+    [ROPEKIT_CANN_INTERLEAVE_ROPE] = &rk_aclnn_interleave_rope,
 };
 
 const struct rk_aclnn_entry *rk_aclnn_entry_of(ropekit_cann_op op) {
@@ -61,11 +62,13 @@ ropekit_status ropekit_cann_partial_rotary_plan_create(
     uint64_t slice_len, ropekit_plan **plan, int32_t *cann_code) {
     static const char api[] = "ropekit_cann_partial_rotary_plan_create";
     const struct rk_aclnn_entry *entry = rk_entry_for(op, &rk_op_partial_rotary, api, cann_code);
-    if (entry == &rk_aclnn_rotary_position_embedding) { /* out of place: its own call */
-        rk_error_set(ROPEKIT_INVALID_ARGUMENT,
-                     "%s: op = %d: aclnnRotaryPositionEmbedding takes an out tensor; use "
-                     "ropekit_cann_rotary_position_embedding_plan_create",
-                     api, (int)op);
+    if (entry == &rk_aclnn_rotary_position_embedding || entry == &rk_aclnn_interleave_rope) {
+        /* out of place: its own call */
+        rk_error_set(ROPEKIT_INVALID_ARGUMENT, "%s: op = %d: %s takes an out tensor; use %s", api,
+                     (int)op, entry->name,
+                     entry == &rk_aclnn_interleave_rope
+                         ? "ropekit_cann_interleave_rope_plan_create"
+                         : "ropekit_cann_rotary_position_embedding_plan_create");
         if (cann_code)
             *cann_code = ACLNN_ERR_PARAM_INVALID;
         return ROPEKIT_INVALID_ARGUMENT;
@@ -84,6 +87,16 @@ ropekit_status ropekit_cann_rotary_position_embedding_plan_create(
     struct rk_pr_problem prob = rk_aclnn_rpe_problem(x, cos, sin, mode, out);
     prob.missing_arg = plan ? NULL : "plan";
     return rk_cann_plan(&rk_aclnn_rotary_position_embedding, &prob, plan, cann_code);
+}
+
+ropekit_status ropekit_cann_interleave_rope_plan_create(const ropekit_tensor *x,
+                                                        const ropekit_tensor *cos,
+                                                        const ropekit_tensor *sin,
+                                                        const ropekit_tensor *out,
+                                                        ropekit_plan **plan, int32_t *cann_code) {
+    struct rk_pr_problem prob = rk_aclnn_ir_problem(x, cos, sin, out);
+    prob.missing_arg = plan ? NULL : "plan";
+    return rk_cann_plan(&rk_aclnn_interleave_rope, &prob, plan, cann_code);
 }
 
 ropekit_status

@@ -14,6 +14,7 @@ extern const struct rk_aclnn_entry rk_aclnn_apply_rotary_pos_emb;
 extern const struct rk_aclnn_entry rk_aclnn_apply_rotary_pos_emb_v2;
 extern const struct rk_aclnn_entry rk_aclnn_rotary_position_embedding;
 extern const struct rk_aclnn_entry rk_aclnn_rotary_position_embedding_grad;
+extern const struct rk_aclnn_entry rk_aclnn_interleave_rope;
 
 /* The entry of a ropekit_cann_op; NULL for any other value. */
 const struct rk_aclnn_entry *rk_aclnn_entry_of(ropekit_cann_op op);

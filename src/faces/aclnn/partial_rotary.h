@@ -22,4 +22,9 @@ struct rk_pr_problem rk_aclnn_rpe_problem(const ropekit_tensor *x, const ropekit
  * and dx follow too (SPEC §16.3). */
 extern const struct rk_pr_policy rk_aclnn_rpe_policy;
 
+/* The problem of aclnnInterleaveRope (out of place over the whole row, interleave-half)
+ * from its arguments as views. Data is not checked, no argument is missing. */
+struct rk_pr_problem rk_aclnn_ir_problem(const ropekit_tensor *x, const ropekit_tensor *cos,
+                                         const ropekit_tensor *sin, const ropekit_tensor *out);
+
 #endif /* ROPEKIT_FACES_ACLNN_PARTIAL_ROTARY_H_ */

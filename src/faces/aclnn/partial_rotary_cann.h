@@ -31,6 +31,8 @@
     X(CS_LEN, PARAM_INVALID, INNER_TILING_ERROR, RT_FAILURE)                                       \
     X(BROADCAST, PARAM_INVALID, INNER_TILING_ERROR, RT_FAILURE)                                    \
     X(OVERLAP, PARAM_INVALID, INNER_TILING_ERROR, RT_FAILURE)                                      \
+    X(EMPTY_X, PARAM_INVALID, INNER_TILING_ERROR, RT_FAILURE) /* never: not in the orders */       \
+    X(D_VALUE, PARAM_INVALID, INNER_TILING_ERROR, RT_FAILURE) /* never: not in the orders */       \
     X(NO_MEMORY, INNER, INNER, BAD_ALLOC)
 
 #endif /* ROPEKIT_FACES_ACLNN_PARTIAL_ROTARY_CANN_H_ */

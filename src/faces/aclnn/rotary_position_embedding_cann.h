@@ -31,6 +31,8 @@
     X(CS_LEN, INNER_TILING_ERROR, RT_FAILURE)                                                      \
     X(BROADCAST, INNER_TILING_ERROR, RT_FAILURE)                                                   \
     X(OVERLAP, PARAM_INVALID, RT_FAILURE)                                                          \
+    X(EMPTY_X, INNER_TILING_ERROR, RT_FAILURE) /* never: an empty x is the exit */                 \
+    X(D_VALUE, INNER_TILING_ERROR, RT_FAILURE) /* never: not in the order */                       \
     X(NO_MEMORY, INNER, BAD_ALLOC)
 
 /* aclnnRotaryPositionEmbeddingGrad (SPEC §16.3): the forward's rows for dy, cos, sin and

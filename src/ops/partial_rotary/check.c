@@ -51,9 +51,28 @@ static const char *rk_policy_dtype_name(unsigned mask, ropekit_dtype dtype) {
                : "?";
 }
 
-static const char *rk_float_names(unsigned mask) {
-    return rk_pair_mask_takes(mask, RK_KDT_F64, -1) ? "float32, float16, bfloat16 or float64"
-                                                    : "float32, float16 or bfloat16";
+/* "float32, float16 or bfloat16": the x dtypes of the policy's pairs (x_side), else the
+ * cos/sin ones. */
+static const char *rk_float_names(unsigned mask, bool x_side, char *buf, size_t len) {
+    static const char *const names[RK_KDT_COUNT] = {[RK_KDT_F32] = "float32",
+                                                    [RK_KDT_F16] = "float16",
+                                                    [RK_KDT_BF16] = "bfloat16",
+                                                    [RK_KDT_F64] = "float64"};
+    int left = 0;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int k = 0; k < RK_KDT_COUNT; k++)
+        left += rk_pair_mask_takes(mask, x_side ? k : -1, x_side ? -1 : k);
+    for (int k = 0; k < RK_KDT_COUNT && used < len; k++) {
+        if (!rk_pair_mask_takes(mask, x_side ? k : -1, x_side ? -1 : k))
+            continue;
+        left--;
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", names[k],
+                                 left > 1    ? ", "
+                                 : left == 1 ? " or "
+                                             : "");
+    }
+    return buf;
 }
 
 /* Row 1: descriptors present, layouts sane, data present when known. */
@@ -103,10 +122,10 @@ static ropekit_status rk_step_dtype(struct rk_pr_ctx *c, int *rule) {
         return ROPEKIT_OK;
     if (xk < 0 || !rk_pair_mask_takes(mask, xk, -1))
         RK_PR_FAIL(RK_PR_RULE_X_DTYPE, "%s: %s dtype = %d: must be %s", api, xn, (int)x->dtype,
-                   rk_float_names(mask));
+                   rk_float_names(mask, true, buf, sizeof buf));
     if (ck < 0 || !rk_pair_mask_takes(mask, -1, ck))
         RK_PR_FAIL(RK_PR_RULE_CS_DTYPE, "%s: cos dtype = %d: must be %s", api, (int)cs->dtype,
-                   rk_float_names(mask));
+                   rk_float_names(mask, false, buf, sizeof buf));
     if (sn->dtype != cs->dtype)
         RK_PR_FAIL(RK_PR_RULE_CS_DTYPE, "%s: sin dtype = %s: must equal cos dtype %s", api,
                    rk_policy_dtype_name(mask, sn->dtype), ropekit_dtype_name(cs->dtype));
@@ -236,6 +255,14 @@ static ropekit_status rk_step_max_d(struct rk_pr_ctx *c, int *rule) {
     return ROPEKIT_OK;
 }
 
+static ropekit_status rk_step_d_value(struct rk_pr_ctx *c, int *rule) {
+    RK_COUNT(D_VALUE);
+    if (c->pol->only_d > 0 && c->d != c->pol->only_d)
+        RK_PR_FAIL(RK_PR_RULE_D_VALUE, "%s: %s last dim D = %lld: must be %lld", c->p->api,
+                   c->name[0], (long long)c->d, (long long)c->pol->only_d);
+    return ROPEKIT_OK;
+}
+
 static ropekit_status rk_step_d_even(struct rk_pr_ctx *c, int *rule) {
     RK_COUNT(D_EVEN);
     if (c->pol->require_d_even && c->d % 2 != 0)
@@ -281,6 +308,15 @@ static ropekit_status rk_step_broadcast(struct rk_pr_ctx *c, int *rule) {
     RK_COUNT(BROADCAST);
     for (int32_t k = 0; k < lead_c; k++) {
         int64_t cd = cs->shape[k], xd = x->shape[k + (lead_x - lead_c)];
+        const int lead = lead_c == 3 && lead_x == 3 ? c->pol->cs_lead[k] : RK_PR_LEAD_1_OR_X;
+        if (lead == RK_PR_LEAD_X && cd != xd)
+            RK_PR_FAIL(RK_PR_RULE_BROADCAST,
+                       "%s: cos shape = %s: dim %d is %lld, must be %s's %lld", c->p->api,
+                       rk_shape_str(cs, b1, sizeof b1), (int)k, (long long)cd, c->name[0],
+                       (long long)xd);
+        if (lead == RK_PR_LEAD_1 && cd != 1)
+            RK_PR_FAIL(RK_PR_RULE_BROADCAST, "%s: cos shape = %s: dim %d is %lld, must be 1",
+                       c->p->api, rk_shape_str(cs, b1, sizeof b1), (int)k, (long long)cd);
         if (cd != 1 && cd != xd)
             RK_PR_FAIL(RK_PR_RULE_BROADCAST,
                        "%s: cos shape = %s: dim %d is %lld, must be 1 or %s's %lld (%s shape %s)",
@@ -359,9 +395,16 @@ static ropekit_status rk_step_overlap(struct rk_pr_ctx *c, int *rule) {
     return ROPEKIT_OK;
 }
 
-/* Marks the no-op exit: an empty slice or an empty tensor (SPEC §3.2). */
+/* Marks the no-op exit: an empty slice or an empty tensor (SPEC §3.2); a policy may refuse
+ * an empty x instead. */
 static ropekit_status rk_step_noop(struct rk_pr_ctx *c, int *rule) {
-    (void)rule;
+    char b1[96];
+    if (c->pol->refuse_empty_x) {
+        RK_COUNT(EMPTY_X);
+        if (rk_tensor_numel(c->t[0]) == 0)
+            RK_PR_FAIL(RK_PR_RULE_EMPTY_X, "%s: %s shape = %s: every dim must be > 0", c->p->api,
+                       c->name[0], rk_shape_str(c->t[0], b1, sizeof b1));
+    }
     c->out->noop =
         c->end == c->start || rk_tensor_numel(c->t[0]) == 0 ||
         (!c->pol->noop_x_only && (rk_tensor_numel(c->t[1]) == 0 || rk_tensor_numel(c->t[2]) == 0));
@@ -377,12 +420,19 @@ const size_t rk_pr_default_order_len = sizeof rk_pr_default_order / sizeof rk_pr
 
 typedef ropekit_status (*rk_pr_step_fn)(struct rk_pr_ctx *c, int *rule);
 static const rk_pr_step_fn rk_pr_steps[RK_PR_STEP_COUNT] = {
-    [RK_PR_STEP_NULL] = rk_step_null,       [RK_PR_STEP_DTYPE] = rk_step_dtype,
-    [RK_PR_STEP_SHAPES] = rk_step_shapes,   [RK_PR_STEP_MODE] = rk_step_mode,
-    [RK_PR_STEP_SLICE] = rk_step_slice,     [RK_PR_STEP_CS_LEN_LE_D] = rk_step_cs_len_le_d,
-    [RK_PR_STEP_NOOP] = rk_step_noop,       [RK_PR_STEP_MAX_D] = rk_step_max_d,
-    [RK_PR_STEP_D_EVEN] = rk_step_d_even,   [RK_PR_STEP_L_MULTIPLE] = rk_step_l_multiple,
-    [RK_PR_STEP_CS_LEN] = rk_step_cs_len,   [RK_PR_STEP_BROADCAST] = rk_step_broadcast,
+    [RK_PR_STEP_NULL] = rk_step_null,
+    [RK_PR_STEP_DTYPE] = rk_step_dtype,
+    [RK_PR_STEP_SHAPES] = rk_step_shapes,
+    [RK_PR_STEP_MODE] = rk_step_mode,
+    [RK_PR_STEP_SLICE] = rk_step_slice,
+    [RK_PR_STEP_CS_LEN_LE_D] = rk_step_cs_len_le_d,
+    [RK_PR_STEP_NOOP] = rk_step_noop,
+    [RK_PR_STEP_MAX_D] = rk_step_max_d,
+    [RK_PR_STEP_D_VALUE] = rk_step_d_value,
+    [RK_PR_STEP_D_EVEN] = rk_step_d_even,
+    [RK_PR_STEP_L_MULTIPLE] = rk_step_l_multiple,
+    [RK_PR_STEP_CS_LEN] = rk_step_cs_len,
+    [RK_PR_STEP_BROADCAST] = rk_step_broadcast,
     [RK_PR_STEP_OVERLAP] = rk_step_overlap,
 };
 

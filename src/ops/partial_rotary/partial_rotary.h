@@ -33,8 +33,9 @@ enum { RK_PR_X, RK_PR_COS, RK_PR_SIN, RK_PR_OUT, RK_PR_TENSORS };
     X(MODE)                                                                                        \
     X(SLICE)       /* SLICE_SIZE, SLICE_RANGE */                                                   \
     X(CS_LEN_LE_D) /* CS_LEN_EXCEEDS_D */                                                          \
-    X(NOOP)        /* the no-op exit: every later step is skipped */                               \
+    X(NOOP)        /* the no-op exit: every later step is skipped (or EMPTY_X) */                  \
     X(MAX_D)                                                                                       \
+    X(D_VALUE)                                                                                     \
     X(D_EVEN)                                                                                      \
     X(L_MULTIPLE)                                                                                  \
     X(CS_LEN)                                                                                      \
@@ -45,7 +46,7 @@ enum { RK_PR_X, RK_PR_COS, RK_PR_SIN, RK_PR_OUT, RK_PR_TENSORS };
 enum rk_pr_step { RK_PR_STEPS(RK_PR_STEP_ENUM_) RK_PR_STEP_COUNT };
 #undef RK_PR_STEP_ENUM_
 
-/* The operator's own order: every step but CS_LEN_LE_D (CS_LEN covers it). */
+/* The operator's own order: every step but CS_LEN_LE_D (CS_LEN covers it) and D_VALUE. */
 extern const enum rk_pr_step rk_pr_default_order[];
 extern const size_t rk_pr_default_order_len;
 
@@ -66,9 +67,17 @@ struct rk_pr_policy {
     /* Rank 4: cos/sin may not broadcast over dim 0 alone (1 where x's is not, dims 1 and 2
      * x's and not 1). */
     bool no_lone_dim0_broadcast;
+    /* Rank 4: what each cos/sin leading dim may be (RK_PR_LEAD_*); all zero: 1 or x's. */
+    unsigned char cs_lead[3];
+    /* An empty x is refused (EMPTY_X, at the NOOP step) instead of being the no-op exit. */
+    bool refuse_empty_x;
+    int64_t only_d;               /* D_VALUE: the one D taken; 0: any (a step the order lists) */
     const enum rk_pr_step *order; /* NULL: rk_pr_default_order */
     size_t order_len;
 };
+
+/* What a rank-4 policy lets a cos/sin leading dim be (struct rk_pr_policy.cs_lead). */
+enum { RK_PR_LEAD_1_OR_X = 0, RK_PR_LEAD_X, RK_PR_LEAD_1 };
 
 #define RK_PR_ALL_MODES 0xfu
 /* The bit of the dtype pair (x, cos/sin), kernel table indices, in a pair mask. */

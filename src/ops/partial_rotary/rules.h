@@ -1,7 +1,8 @@
 /* The partial-rotary validation rules: the one table from which the rule enum, the rule
  * descriptions and the statuses are made. A face maps a rule to its own codes by the
  * rule's name. Listed in the operator's default check order (SPEC §3.4); a face may check
- * them in another order (SPEC §4.3).
+ * them in another order (SPEC §4.3). EMPTY_X and D_VALUE are checked only where a face's
+ * policy asks for them (SPEC §17.3), so the default order has no place for them.
  *
  * X(rule, status, meaning)
  *   status: ROPEKIT_<status> a failure returns
@@ -28,10 +29,13 @@
     X(D_EVEN, INVALID_ARGUMENT, "D odd (when the policy requires it even)")                        \
     X(L_MULTIPLE, INVALID_ARGUMENT, "slice length odd (quarter mode: not a multiple of 4)")        \
     X(CS_LEN, INVALID_ARGUMENT, "cos last dim != slice length")                                    \
-    X(BROADCAST, INVALID_ARGUMENT, "a cos/sin leading dim neither 1 nor x's")                      \
+    X(BROADCAST, INVALID_ARGUMENT,                                                                 \
+      "a cos/sin leading dim neither 1 nor x's, or not the one the policy fixes for that dim")     \
     X(OVERLAP, INVALID_ARGUMENT,                                                                   \
       "the output (x in place, else out) overlaps itself, cos or sin; out shares memory with x "   \
       "without being x")                                                                           \
+    X(EMPTY_X, INVALID_ARGUMENT, "x has a zero dim (a policy that takes no empty x)")              \
+    X(D_VALUE, INVALID_ARGUMENT, "D not the one value the policy takes")                           \
     X(NO_MEMORY, NO_MEMORY, "out of memory")
 
 #endif /* ROPEKIT_OPS_PARTIAL_ROTARY_RULES_H_ */
