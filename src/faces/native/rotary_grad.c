@@ -1,5 +1,5 @@
 /* Native face of the rotary gradient: dx, and dcos/dsin when x is given, for every mode,
- * dtype pair, rank, slice and broadcast of the native partial rotary (SPEC §16.4). */
+ * dtype pair, rank, slice and broadcast of the native partial rotary (SPEC §16.1). */
 #include "faces/native/plan.h"
 #include "ops/rotary_grad/rotary_grad.h"
 
