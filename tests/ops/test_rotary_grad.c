@@ -313,6 +313,25 @@ static void test_empty_dy_gives_zero_sums(void **state) {
     }
 }
 
+/* An empty cos/sin (native: nothing to rotate): dx is dy, there are no sums to write. */
+static void test_empty_cos(void **state) {
+    (void)state;
+    struct small m;
+    small_init(&m);
+    static const int64_t cshape[1] = {0}, cst[1] = {1};
+    ropekit_tensor tc = ropekit_tensor_make(m.c, ROPEKIT_F32, 1, cshape, cst);
+    ropekit_tensor ts = ropekit_tensor_make(m.s, ROPEKIT_F32, 1, cshape, cst);
+    ropekit_tensor tdc = ropekit_tensor_make(m.dc, ROPEKIT_F32, 1, cshape, cst);
+    ropekit_tensor tds = ropekit_tensor_make(m.ds, ROPEKIT_F32, 1, cshape, cst);
+    float dc0[32];
+    memcpy(dc0, m.dc, sizeof dc0);
+    assert_int_equal(
+        ropekit_partial_rotary_grad(&m.tdy, &tc, &ts, &m.tx, &m.tdx, &tdc, &tds, 0, 0, 8),
+        ROPEKIT_OK);
+    assert_memory_equal(m.dx, m.dy, sizeof m.dx);
+    assert_memory_equal(m.dc, dc0, sizeof dc0);
+}
+
 /* A refused call writes nothing and names the rule's subject. */
 static void expect_refused(struct small *m, const char *needle) {
     float dx[64], dc[32], ds[32];
@@ -383,6 +402,7 @@ int main(void) {
         cmocka_unit_test(test_same_bits_every_isa_and_thread_count),
         cmocka_unit_test(test_dx_in_place_and_x_null),
         cmocka_unit_test(test_empty_dy_gives_zero_sums),
+        cmocka_unit_test(test_empty_cos),
         cmocka_unit_test(test_rules_nothing_written),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

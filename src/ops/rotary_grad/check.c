@@ -109,17 +109,14 @@ static ropekit_status rk_rg_step_shapes(struct rk_rg_ctx *c, int *rule) {
             RK_RG_FAIL(RK_RG_RULE_CS_GRAD_SHAPE, "%s: %s shape = %s: must equal cos shape %s",
                        p->api, rk_rg_names[5 + i], rk_shape_str(g[i], b1, sizeof b1),
                        rk_shape_str(p->cos, b2, sizeof b2));
-    /* An empty dy skipped the partial-rotary shape steps; dcos, dsin (zeros) still need
-     * cos to broadcast to it. */
+    /* A no-op skipped the partial-rotary shape steps; zero dcos/dsin still need cos to
+     * broadcast to dy (an empty cos has nothing to write). */
     const ropekit_tensor *dy = p->dy, *cs = p->cos;
-    bool fits =
-        cs->ndim <= dy->ndim && dy->ndim >= 1 &&
-        cs->shape[cs->ndim - 1] ==
-            (c->chk->len > 0 || rk_tensor_numel(dy) > 0 ? c->chk->len : cs->shape[cs->ndim - 1]);
-    for (int32_t i = 0; fits && i < cs->ndim - 1; i++) {
-        int64_t xe = dy->shape[dy->ndim - cs->ndim + i];
-        fits = cs->shape[i] == 1 || cs->shape[i] == xe;
-    }
+    if (!c->chk->noop || rk_tensor_numel(cs) == 0)
+        return ROPEKIT_OK;
+    bool fits = cs->ndim <= dy->ndim && cs->shape[cs->ndim - 1] == c->chk->len;
+    for (int32_t i = 0; fits && i < cs->ndim - 1; i++)
+        fits = cs->shape[i] == 1 || cs->shape[i] == dy->shape[dy->ndim - cs->ndim + i];
     if (!fits)
         RK_RG_FAIL(RK_RG_RULE_BROADCAST, "%s: cos shape = %s: does not broadcast to dy shape %s",
                    p->api, rk_shape_str(cs, b1, sizeof b1), rk_shape_str(dy, b2, sizeof b2));
@@ -142,19 +139,28 @@ static ropekit_status rk_rg_step_overlap(struct rk_rg_ctx *c, int *rule) {
         return ROPEKIT_OK;
     const ropekit_tensor *all[RK_RG_TENSORS] = {p->dy, p->cos,  p->sin, p->x,
                                                 p->dx, p->dcos, p->dsin};
-    for (int i = RK_RG_DCOS; i <= RK_RG_DSIN; i++) {
-        const struct rk_view_geom gi = rk_view_geom_of(all[i]);
+    struct rk_view_geom geom[RK_RG_TENSORS];
+    const void *data[RK_RG_TENSORS];
+    for (int i = 0; i < RK_RG_TENSORS; i++) {
+        geom[i] = all[i] ? rk_view_geom_of(all[i]) : (struct rk_view_geom){0};
+        data[i] = all[i] ? all[i]->data : NULL;
+    }
+    return rk_rg_check_cs_overlap(p->api, geom, data, rule);
+}
+
+ropekit_status rk_rg_check_cs_overlap(const char *api,
+                                      const struct rk_view_geom geom[RK_RG_TENSORS],
+                                      const void *const data[RK_RG_TENSORS], int *rule) {
+    for (int i = RK_RG_DCOS; i <= RK_RG_DSIN; i++)
         for (int j = 0; j < RK_RG_TENSORS; j++) {
-            if (j == i || !all[j] || (j == RK_RG_DCOS && i == RK_RG_DSIN))
+            if (j == i || !data[j] || (j == RK_RG_DCOS && i == RK_RG_DSIN))
                 continue;
-            const struct rk_view_geom gj = rk_view_geom_of(all[j]);
-            if (rk_views_overlap(&gi, all[i]->data, &gj, all[j]->data))
+            if (rk_views_overlap(&geom[i], data[i], &geom[j], data[j]))
                 RK_RG_FAIL(RK_RG_RULE_CS_GRAD_OVERLAP,
                            "%s: %s memory overlaps %s: the cos/sin gradients share memory with "
                            "no other tensor",
-                           p->api, rk_rg_names[i], rk_rg_names[j]);
+                           api, rk_rg_names[i], rk_rg_names[j]);
         }
-    }
     return ROPEKIT_OK;
 }
 

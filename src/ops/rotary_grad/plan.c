@@ -28,7 +28,7 @@ ropekit_status rk_rg_make(const void *problem, const void *policy, void *plan, i
     st = rk_pr_plan_checked(&pl->dx, &pp, "dy", &chk, rule);
     if (st != ROPEKIT_OK)
         return st;
-    if (p->x) {
+    if (p->x && rk_tensor_numel(p->cos) > 0) { /* an empty cos: no dcos/dsin to write */
         rk_csg_plan_make(&pl->cs, p, chk.start, chk.len);
         pl->cs.geom_x = rk_view_geom_of(p->x);
         pl->cs.geom_dcos = rk_view_geom_of(p->dcos);
@@ -65,21 +65,12 @@ ropekit_status rk_rg_check_data(const void *plan, const char *api, const struct 
                    : !data->ptr[RK_RG_DCOS]      ? "dcos"
                                                  : "dsin");
     RK_COUNT_CHECK(RK_OP_ROTARY_GRAD, RK_RG_RULE_CS_GRAD_OVERLAP);
-    const struct rk_view_geom *g[RK_RG_TENSORS] = {
-        &pl->dx.geom[0], &pl->dx.geom[1], &pl->dx.geom[2], &cs->geom_x,
-        &pl->dx.geom[3], &cs->geom_dcos,  &cs->geom_dsin};
-    static const char *const names[RK_RG_TENSORS] = {"dy", "cos", "sin", "x", "dx", "dcos", "dsin"};
-    for (int i = RK_RG_DCOS; i <= RK_RG_DSIN; i++)
-        for (int j = 0; j < RK_RG_TENSORS; j++) {
-            if (j == i || (i == RK_RG_DSIN && j == RK_RG_DCOS))
-                continue;
-            if (rk_views_overlap(g[i], data->ptr[i], g[j], data->ptr[j]))
-                RK_RG_FAIL(RK_RG_RULE_CS_GRAD_OVERLAP,
-                           "%s: %s memory overlaps %s: the cos/sin gradients share memory with "
-                           "no other tensor",
-                           api, names[i], names[j]);
-        }
-    return ROPEKIT_OK;
+    const struct rk_view_geom geom[RK_RG_TENSORS] = {pl->dx.geom[0], pl->dx.geom[1], pl->dx.geom[2],
+                                                     cs->geom_x,     pl->dx.geom[3], cs->geom_dcos,
+                                                     cs->geom_dsin};
+    const void *const ptrs[RK_RG_TENSORS] = {data->ptr[0], data->ptr[1], data->ptr[2], data->ptr[3],
+                                             data->ptr[4], data->ptr[5], data->ptr[6]};
+    return rk_rg_check_cs_overlap(api, geom, ptrs, rule);
 }
 
 struct rk_rg_run {

@@ -91,6 +91,12 @@ RK_OP_FUNCTIONS(rk_rg);
 ropekit_status rk_rg_validate(const struct rk_rg_problem *p, const struct rk_rg_policy *pol,
                               struct rk_pr_checked *chk, int *rule);
 
+/* dcos and dsin (slots RK_RG_DCOS, RK_RG_DSIN) share no byte with any other bound tensor
+ * (NULL data: not bound); the views' geometry by slot. */
+ropekit_status rk_rg_check_cs_overlap(const char *api,
+                                      const struct rk_view_geom geom[RK_RG_TENSORS],
+                                      const void *const data[RK_RG_TENSORS], int *rule);
+
 /* Plans the cos/sin gradient of a validated problem whose slice is [start, start + len). */
 void rk_csg_plan_make(struct rk_csg_plan *cs, const struct rk_rg_problem *p, int64_t start,
                       int64_t len);
