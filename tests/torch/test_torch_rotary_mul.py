@@ -260,6 +260,8 @@ RM_UNREACHABLE = {
     "OUT_SHAPE": "out is the op's own, empty_like(input)",
     "SLICE_RANGE": "the op's slice is [0, D)",
     "OVERLAP": "out is a fresh tensor and the input is only read",
+    "EMPTY_X": "checked only under InterleaveRope's policy, which these ops do not use",
+    "D_VALUE": "checked only under InterleaveRope's policy, which these ops do not use",
 }
 AR_UNREACHABLE = {
     "NULL": "the schema takes four tensors; torch refuses None itself",
