@@ -297,6 +297,7 @@ static void rk_print_cann_enums(void) {
         RK_CONST(ROPEKIT_CANN_APPLY_ROTARY_POS_EMB_V2),
         RK_CONST(ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING),
         RK_CONST(ROPEKIT_CANN_INTERLEAVE_ROPE),
+        RK_CONST(ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING_GRAD),
     };
     rk_print_enum("ropekit_cann_op", h, op, RK_COUNT(op), rk_cann_op_name, "ropekit_cann_op_name",
                   "?", NULL);

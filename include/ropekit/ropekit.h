@@ -297,6 +297,22 @@ ROPEKIT_API ropekit_status ropekit_partial_rotary_grad(
     const ropekit_tensor *x, const ropekit_tensor *dx, const ropekit_tensor *dcos,
     const ropekit_tensor *dsin, ropekit_rotary_mode mode, int64_t start, int64_t end);
 
+/* Plans the rotary gradient for these shapes, strides and dtypes (the data pointers are
+ * ignored; x NULL: a plan of dx only). */
+ROPEKIT_API ropekit_status ropekit_partial_rotary_grad_plan_create(
+    const ropekit_tensor *dy, const ropekit_tensor *cos, const ropekit_tensor *sin,
+    const ropekit_tensor *x, const ropekit_tensor *dx, const ropekit_tensor *dcos,
+    const ropekit_tensor *dsin, ropekit_rotary_mode mode, int64_t start, int64_t end,
+    ropekit_plan **plan);
+
+/* Runs a rotary-gradient plan on the given data (x, dcos and dsin may be NULL when the plan
+ * computes no dcos/dsin). Checks the pointers and the overlaps, then writes dx (and dcos,
+ * dsin); on failure nothing is written. */
+ROPEKIT_API ropekit_status ropekit_partial_rotary_grad_execute(const ropekit_plan *plan,
+                                                               const void *dy, const void *cos,
+                                                               const void *sin, const void *x,
+                                                               void *dx, void *dcos, void *dsin);
+
 /* ---- Apply rotary (ApplyRotaryPosEmb: query and key in place, one cos/sin) ----
  *
  * query [..., D] and key [..., D] (ranks 1..8, each its own shape, strides and dtype) are

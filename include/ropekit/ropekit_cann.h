@@ -35,7 +35,8 @@ typedef enum ropekit_cann_op {
     ROPEKIT_CANN_APPLY_ROTARY_POS_EMB = 4,
     ROPEKIT_CANN_APPLY_ROTARY_POS_EMB_V2 = 5,
     ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING = 6,
-    ROPEKIT_CANN_INTERLEAVE_ROPE = 7
+    ROPEKIT_CANN_INTERLEAVE_ROPE = 7,
+    ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING_GRAD = 8
 } ropekit_cann_op;
 
 /* "aclnnInplacePartialRotaryMul", ...; "?" for any other value. */
@@ -75,6 +76,15 @@ ROPEKIT_API ropekit_status ropekit_cann_apply_rotary_plan_create(
     ropekit_cann_op op, const ropekit_tensor *query, const ropekit_tensor *key,
     const ropekit_tensor *cos, const ropekit_tensor *sin, int64_t layout, const char *rotary_mode,
     ropekit_plan **plan, int32_t *cann_code);
+
+/* aclnnRotaryPositionEmbeddingGrad's rules: dx = dy rotated backward over its whole last
+ * dim, and with x given dcos and dsin (cos's shape, dy's dtype: the sums over the dims cos
+ * broadcasts, SPEC §16); dcos and dsin are required even without x, as CANN's call takes
+ * them. The plan runs with ropekit_partial_rotary_grad_execute. */
+ROPEKIT_API ropekit_status ropekit_cann_rotary_position_embedding_grad_plan_create(
+    const ropekit_tensor *dy, const ropekit_tensor *cos, const ropekit_tensor *sin,
+    const ropekit_tensor *x, int64_t mode, const ropekit_tensor *dx, const ropekit_tensor *dcos,
+    const ropekit_tensor *dsin, ropekit_plan **plan, int32_t *cann_code);
 
 /* The one last dim D aclnnInterleaveRope takes. */
 #define ROPEKIT_CANN_INTERLEAVE_ROPE_D 64

@@ -156,6 +156,7 @@ ROPEKIT_CANN_APPLY_ROTARY_POS_EMB = 4
 ROPEKIT_CANN_APPLY_ROTARY_POS_EMB_V2 = 5
 ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING = 6
 ROPEKIT_CANN_INTERLEAVE_ROPE = 7
+ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING_GRAD = 8
 ropekit_cann_op = {
     "ROPEKIT_CANN_INPLACE_PARTIAL_ROTARY_MUL": 0,
     "ROPEKIT_CANN_INPLACE_PARTIAL_ROTARY_MUL_GRAD": 1,
@@ -165,6 +166,7 @@ ropekit_cann_op = {
     "ROPEKIT_CANN_APPLY_ROTARY_POS_EMB_V2": 5,
     "ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING": 6,
     "ROPEKIT_CANN_INTERLEAVE_ROPE": 7,
+    "ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING_GRAD": 8,
 }
 # ropekit_cann_op_name of each value
 ropekit_cann_op_names = {
@@ -176,6 +178,7 @@ ropekit_cann_op_names = {
     5: "aclnnApplyRotaryPosEmbV2",
     6: "aclnnRotaryPositionEmbedding",
     7: "aclnnInterleaveRope",
+    8: "aclnnRotaryPositionEmbeddingGrad",
 }
 
 # limits (include/ropekit/ropekit_cann.h)

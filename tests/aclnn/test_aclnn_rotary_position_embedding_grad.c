@@ -15,6 +15,7 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_rotary_position_embedding_grad.h"
+#include "ropekit/ropekit_cann.h"
 #include "common/acl_fixture.h"
 #include "testkit/reference.h"
 #include "testkit/tolerance.h"
@@ -394,6 +395,67 @@ static void test_cann_example_call(void **state) {
     bufs_free(&b);
 }
 
+/* The contiguous native view of tensor t of case k over data p. */
+static ropekit_tensor view_of(const struct rg_case *k, int t, void *p) {
+    int64_t st[4], run = 1;
+    for (int64_t i = k->nd[t] - 1; i >= 0; i--) {
+        st[i] = run;
+        run *= k->d[t][i] > 0 ? k->d[t][i] : 1;
+    }
+    return ropekit_tensor_make(p, rk_of(k->dt[t]), (int32_t)k->nd[t], k->d[t], st);
+}
+
+/* ropekit_cann_rotary_position_embedding_grad_plan_create: the aclnn call's rules and
+ * codes, and its results through ropekit_partial_rotary_grad_execute. */
+static void test_cann_plan(void **state) {
+    (void)state;
+    for (int mode = 0; mode < 4; mode++) {
+        struct rg_case k = rg_default();
+        set_all(&k, ACL_BF16);
+        k.mode = mode;
+        struct rg_bufs a, b;
+        run_accepted(&k, &a);
+        bufs_make(&b, &k);
+        ropekit_tensor v[T_COUNT];
+        for (int t = 0; t < T_COUNT; t++)
+            v[t] = view_of(&k, t, b.p[t]);
+        ropekit_plan *plan = NULL;
+        int32_t code = -1;
+        assert_int_equal(ropekit_cann_rotary_position_embedding_grad_plan_create(
+                             &v[T_DY], &v[T_COS], &v[T_SIN], &v[T_X], mode, &v[T_DX], &v[T_DCOS],
+                             &v[T_DSIN], &plan, &code),
+                         ROPEKIT_OK);
+        assert_int_equal(code, ACLNN_SUCCESS);
+        assert_int_equal(ropekit_partial_rotary_grad_execute(plan, b.p[T_DY], b.p[T_COS],
+                                                             b.p[T_SIN], b.p[T_X], b.p[T_DX],
+                                                             b.p[T_DCOS], b.p[T_DSIN]),
+                         ROPEKIT_OK);
+        for (int t = T_DX; t < T_COUNT; t++)
+            assert_memory_equal(b.p[t], a.p[t], b.bytes[t]);
+        ropekit_plan_destroy(plan);
+        /* dcos missing: CANN requires it even without x, with the aclnn call's code */
+        plan = NULL;
+        assert_int_equal(ropekit_cann_rotary_position_embedding_grad_plan_create(
+                             &v[T_DY], &v[T_COS], &v[T_SIN], NULL, mode, &v[T_DX], NULL, &v[T_DSIN],
+                             &plan, &code),
+                         ROPEKIT_NULL_POINTER);
+        assert_int_equal(code, ACLNN_ERR_PARAM_NULLPTR);
+        assert_null(plan);
+        /* f32 cos with bf16 dy: the aclnn call's dtype code */
+        v[T_COS].dtype = ROPEKIT_F32;
+        assert_int_not_equal(ropekit_cann_rotary_position_embedding_grad_plan_create(
+                                 &v[T_DY], &v[T_COS], &v[T_SIN], &v[T_X], mode, &v[T_DX],
+                                 &v[T_DCOS], &v[T_DSIN], &plan, &code),
+                             ROPEKIT_OK);
+        assert_int_equal(code, ACLNN_ERR_PARAM_INVALID);
+        assert_null(plan);
+        bufs_free(&a);
+        bufs_free(&b);
+    }
+    assert_string_equal(ropekit_cann_op_name(ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING_GRAD),
+                        "aclnnRotaryPositionEmbeddingGrad");
+}
+
 static void test_dx_is_dy(void **state) {
     (void)state;
     for (int mode = 0; mode < 4; mode++) {
@@ -427,11 +489,12 @@ static void test_empty_dy(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_null),     cmocka_unit_test(test_data_null),
-        cmocka_unit_test(test_dtypes),   cmocka_unit_test(test_mode),
-        cmocka_unit_test(test_shapes),   cmocka_unit_test(test_overlap),
-        cmocka_unit_test(test_results),  cmocka_unit_test(test_cann_example_call),
-        cmocka_unit_test(test_dx_is_dy), cmocka_unit_test(test_empty_dy),
+        cmocka_unit_test(test_null),      cmocka_unit_test(test_data_null),
+        cmocka_unit_test(test_dtypes),    cmocka_unit_test(test_mode),
+        cmocka_unit_test(test_shapes),    cmocka_unit_test(test_overlap),
+        cmocka_unit_test(test_results),   cmocka_unit_test(test_cann_example_call),
+        cmocka_unit_test(test_dx_is_dy),  cmocka_unit_test(test_empty_dy),
+        cmocka_unit_test(test_cann_plan),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }

@@ -293,6 +293,73 @@ static void test_dx_in_place_and_x_null(void **state) {
     assert_memory_equal(n.dc, dc0, sizeof dc0);
 }
 
+/* A plan made once runs like the one-shot call, on any data laid out as planned. */
+static void test_plan_execute(void **state) {
+    (void)state;
+    for (int mode = 0; mode < 4; mode++) {
+        struct small a, b;
+        small_init(&a);
+        small_init(&b);
+        for (int i = 0; i < 64; i++)
+            b.dy[i] = a.dy[i] * 0.5f + 0.25f;
+        ropekit_plan *plan = NULL;
+        assert_int_equal(ropekit_partial_rotary_grad_plan_create(&a.tdy, &a.tc, &a.ts, &a.tx,
+                                                                 &a.tdx, &a.tdc, &a.tds, mode, 0, 8,
+                                                                 &plan),
+                         ROPEKIT_OK);
+        struct small ref;
+        small_init(&ref);
+        memcpy(ref.dy, b.dy, sizeof ref.dy);
+        assert_int_equal(small_run(&ref, mode), ROPEKIT_OK);
+        assert_int_equal(
+            ropekit_partial_rotary_grad_execute(plan, b.dy, b.c, b.s, b.x, b.dx, b.dc, b.ds),
+            ROPEKIT_OK);
+        assert_memory_equal(b.dx, ref.dx, sizeof b.dx);
+        assert_memory_equal(b.dc, ref.dc, sizeof b.dc);
+        assert_memory_equal(b.ds, ref.ds, sizeof b.ds);
+        /* x's data missing for a plan with sums: refused, nothing written */
+        struct small c;
+        small_init(&c);
+        float dx0[64];
+        memcpy(dx0, c.dx, sizeof dx0);
+        assert_int_equal(
+            ropekit_partial_rotary_grad_execute(plan, c.dy, c.c, c.s, NULL, c.dx, c.dc, c.ds),
+            ROPEKIT_NULL_POINTER);
+        assert_non_null(strstr(ropekit_last_error(), "x data = NULL"));
+        assert_memory_equal(c.dx, dx0, sizeof dx0);
+        ropekit_plan_destroy(plan);
+    }
+    /* a plan of dx only ignores x, dcos and dsin */
+    struct small d, e;
+    small_init(&d);
+    small_init(&e);
+    ropekit_plan *plan = NULL;
+    assert_int_equal(ropekit_partial_rotary_grad_plan_create(&d.tdy, &d.tc, &d.ts, NULL, &d.tdx,
+                                                             NULL, NULL, 1, 0, 8, &plan),
+                     ROPEKIT_OK);
+    assert_int_equal(
+        ropekit_partial_rotary_grad_execute(plan, d.dy, d.c, d.s, NULL, d.dx, NULL, NULL),
+        ROPEKIT_OK);
+    assert_int_equal(small_run(&e, 1), ROPEKIT_OK);
+    assert_memory_equal(d.dx, e.dx, sizeof d.dx);
+    ropekit_plan_destroy(plan);
+    /* another operator's plan, or none */
+    ropekit_plan *pr = NULL;
+    assert_int_equal(
+        ropekit_partial_rotary_plan_create(&d.tdy, &d.tc, &d.ts, 0, 0, 8, ROPEKIT_BACKWARD, &pr),
+        ROPEKIT_OK);
+    assert_int_equal(ropekit_partial_rotary_grad_execute(pr, d.dy, d.c, d.s, d.x, d.dx, d.dc, d.ds),
+                     ROPEKIT_INVALID_ARGUMENT);
+    assert_non_null(strstr(ropekit_last_error(), "not a rotary-gradient plan"));
+    ropekit_plan_destroy(pr);
+    assert_int_equal(
+        ropekit_partial_rotary_grad_execute(NULL, d.dy, d.c, d.s, d.x, d.dx, d.dc, d.ds),
+        ROPEKIT_NULL_POINTER);
+    assert_int_equal(ropekit_partial_rotary_grad_plan_create(&d.tdy, &d.tc, &d.ts, &d.tx, &d.tdx,
+                                                             &d.tdc, &d.tds, 0, 0, 8, NULL),
+                     ROPEKIT_NULL_POINTER);
+}
+
 static void test_empty_dy_gives_zero_sums(void **state) {
     (void)state;
     struct small m;
@@ -401,6 +468,7 @@ int main(void) {
         cmocka_unit_test(test_every_mode_dtype_broadcast),
         cmocka_unit_test(test_same_bits_every_isa_and_thread_count),
         cmocka_unit_test(test_dx_in_place_and_x_null),
+        cmocka_unit_test(test_plan_execute),
         cmocka_unit_test(test_empty_dy_gives_zero_sums),
         cmocka_unit_test(test_empty_cos),
         cmocka_unit_test(test_rules_nothing_written),

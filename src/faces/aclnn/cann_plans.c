@@ -7,6 +7,7 @@
 #include "faces/aclnn/entries.h"
 #include "faces/aclnn/partial_rotary.h"
 #include "faces/aclnn/rope.h"
+#include "faces/aclnn/rotary_grad.h"
 #include "faces/native/plan.h"
 
 static const struct rk_aclnn_entry *const rk_entries[] = {
@@ -18,6 +19,7 @@ static const struct rk_aclnn_entry *const rk_entries[] = {
     [ROPEKIT_CANN_APPLY_ROTARY_POS_EMB_V2] = &rk_aclnn_apply_rotary_pos_emb_v2,
     [ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING] = &rk_aclnn_rotary_position_embedding,
     [ROPEKIT_CANN_INTERLEAVE_ROPE] = &rk_aclnn_interleave_rope,
+    [ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING_GRAD] = &rk_aclnn_rotary_position_embedding_grad,
 };
 
 const struct rk_aclnn_entry *rk_aclnn_entry_of(ropekit_cann_op op) {
@@ -87,6 +89,16 @@ ropekit_status ropekit_cann_rotary_position_embedding_plan_create(
     struct rk_pr_problem prob = rk_aclnn_rpe_problem(x, cos, sin, mode, out);
     prob.missing_arg = plan ? NULL : "plan";
     return rk_cann_plan(&rk_aclnn_rotary_position_embedding, &prob, plan, cann_code);
+}
+
+ropekit_status ropekit_cann_rotary_position_embedding_grad_plan_create(
+    const ropekit_tensor *dy, const ropekit_tensor *cos, const ropekit_tensor *sin,
+    const ropekit_tensor *x, int64_t mode, const ropekit_tensor *dx, const ropekit_tensor *dcos,
+    const ropekit_tensor *dsin, ropekit_plan **plan, int32_t *cann_code) {
+    const ropekit_tensor *const views[RK_RG_TENSORS] = {dy, cos, sin, x, dx, dcos, dsin};
+    struct rk_rg_problem prob = rk_aclnn_rpe_grad_problem(views, mode);
+    prob.missing_arg = plan ? NULL : "plan";
+    return rk_cann_plan(&rk_aclnn_rotary_position_embedding_grad, &prob, plan, cann_code);
 }
 
 ropekit_status ropekit_cann_interleave_rope_plan_create(const ropekit_tensor *x,
