@@ -7,7 +7,7 @@
 #include "faces/aclnn/entries.h"
 #include "faces/aclnn/partial_rotary.h"
 #include "faces/aclnn/rope.h"
-#include "faces/aclnn/rotary_grad.h"
+#include "ops/rotary_grad/rotary_grad.h"
 #include "faces/native/plan.h"
 
 static const struct rk_aclnn_entry *const rk_entries[] = {
@@ -96,7 +96,8 @@ ropekit_status ropekit_cann_rotary_position_embedding_grad_plan_create(
     const ropekit_tensor *x, int64_t mode, const ropekit_tensor *dx, const ropekit_tensor *dcos,
     const ropekit_tensor *dsin, ropekit_plan **plan, int32_t *cann_code) {
     const ropekit_tensor *const views[RK_RG_TENSORS] = {dy, cos, sin, x, dx, dcos, dsin};
-    struct rk_rg_problem prob = rk_aclnn_rpe_grad_problem(views, mode);
+    struct rk_rg_problem prob =
+        rk_rg_problem_of(rk_aclnn_rotary_position_embedding_grad.phase1_name, views, mode, NULL);
     prob.missing_arg = plan ? NULL : "plan";
     return rk_cann_plan(&rk_aclnn_rotary_position_embedding_grad, &prob, plan, cann_code);
 }

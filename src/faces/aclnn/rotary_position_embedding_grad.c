@@ -5,7 +5,6 @@
 
 #include "faces/aclnn/entries.h"
 #include "faces/aclnn/partial_rotary.h"
-#include "faces/aclnn/rotary_grad.h"
 #include "faces/aclnn/rotary_position_embedding_cann.h"
 #include "ops/rotary_grad/rotary_grad.h"
 #include "runtime/acl_objects.h"
@@ -46,21 +45,6 @@ const struct rk_aclnn_entry rk_aclnn_rotary_position_embedding_grad = {
     .output_slot = {RK_RG_DX, RK_RG_DCOS, RK_RG_DSIN, -1, -1, -1, -1, -1},
 };
 
-struct rk_rg_problem rk_aclnn_rpe_grad_problem(const ropekit_tensor *const t[RK_RG_TENSORS],
-                                               int64_t mode) {
-    return (struct rk_rg_problem){
-        .api = rk_aclnn_rotary_position_embedding_grad.phase1_name,
-        .dy = t[RK_RG_DY],
-        .cos = t[RK_RG_COS],
-        .sin = t[RK_RG_SIN],
-        .x = t[RK_RG_X],
-        .dx = t[RK_RG_DX],
-        .dcos = t[RK_RG_DCOS],
-        .dsin = t[RK_RG_DSIN],
-        .mode = mode,
-    };
-}
-
 aclnnStatus aclnnRotaryPositionEmbeddingGradGetWorkspaceSize(
     const aclTensor *dy, const aclTensor *cos, const aclTensor *sin, const aclTensor *xOptional,
     int64_t mode, const aclTensor *dxOut, const aclTensor *dcosOut, const aclTensor *dsinOut,
@@ -72,7 +56,8 @@ aclnnStatus aclnnRotaryPositionEmbeddingGradGetWorkspaceSize(
     const ropekit_tensor *views[RK_RG_TENSORS];
     for (int i = 0; i < RK_RG_TENSORS; i++)
         views[i] = rk_acl_view_or_null(tensors[i], &v[i]);
-    struct rk_rg_problem prob = rk_aclnn_rpe_grad_problem(views, mode);
+    struct rk_rg_problem prob =
+        rk_rg_problem_of(rk_aclnn_rotary_position_embedding_grad.phase1_name, views, mode, NULL);
     prob.missing_arg = !workspaceSize ? "workspaceSize" : !executor ? "executor" : NULL;
     prob.check_data = true;
     return rk_executor_prepare(&rk_aclnn_rotary_position_embedding_grad, &prob, tensors,

@@ -16,23 +16,6 @@ static const struct rk_rg_policy rk_native_rg_policy = {
     .order_len = sizeof rk_native_rg_order / sizeof rk_native_rg_order[0],
 };
 
-/* The problem of the native calls; the slice array is the caller's. */
-static struct rk_rg_problem rk_native_rg_problem(const char *api, const ropekit_tensor *const t[],
-                                                 ropekit_rotary_mode mode, const int64_t slice[2]) {
-    return (struct rk_rg_problem){
-        .api = api,
-        .dy = t[RK_RG_DY],
-        .cos = t[RK_RG_COS],
-        .sin = t[RK_RG_SIN],
-        .x = t[RK_RG_X],
-        .dx = t[RK_RG_DX],
-        .dcos = t[RK_RG_DCOS],
-        .dsin = t[RK_RG_DSIN],
-        .mode = (int64_t)mode,
-        .slice = slice,
-    };
-}
-
 ropekit_status ropekit_partial_rotary_grad(const ropekit_tensor *dy, const ropekit_tensor *cos,
                                            const ropekit_tensor *sin, const ropekit_tensor *x,
                                            const ropekit_tensor *dx, const ropekit_tensor *dcos,
@@ -41,7 +24,7 @@ ropekit_status ropekit_partial_rotary_grad(const ropekit_tensor *dy, const ropek
     static const char api[] = "ropekit_partial_rotary_grad";
     const int64_t slice[2] = {start, end};
     const ropekit_tensor *const t[RK_RG_TENSORS] = {dy, cos, sin, x, dx, dcos, dsin};
-    const struct rk_rg_problem prob = rk_native_rg_problem(api, t, mode, slice);
+    const struct rk_rg_problem prob = rk_rg_problem_of(api, t, (int64_t)mode, slice);
     _Alignas(max_align_t) unsigned char plan[RK_OP_MAX_PLAN_SIZE];
     struct rk_op_data data = {{0}};
     for (int i = 0; i < RK_RG_TENSORS; i++)
@@ -61,7 +44,7 @@ ropekit_partial_rotary_grad_plan_create(const ropekit_tensor *dy, const ropekit_
         return st;
     const int64_t slice[2] = {start, end};
     const ropekit_tensor *const t[RK_RG_TENSORS] = {dy, cos, sin, x, dx, dcos, dsin};
-    const struct rk_rg_problem prob = rk_native_rg_problem(api, t, mode, slice);
+    const struct rk_rg_problem prob = rk_rg_problem_of(api, t, (int64_t)mode, slice);
     int rule;
     return rk_plan_make(&rk_op_rotary_grad, api, &prob, &rk_native_rg_policy, plan, &rule);
 }

@@ -81,6 +81,23 @@ struct rk_rg_plan {
     int threads;   /* the larger split's */
 };
 
+/* The problem of a call from its tensors by slot (RK_RG_DY ... RK_RG_DSIN; x NULL: dx
+ * only), slice NULL for the whole row. Data is not checked, no argument is missing. */
+static inline struct rk_rg_problem rk_rg_problem_of(const char *api,
+                                                    const ropekit_tensor *const t[RK_RG_TENSORS],
+                                                    int64_t mode, const int64_t *slice) {
+    return (struct rk_rg_problem){.api = api,
+                                  .dy = t[RK_RG_DY],
+                                  .cos = t[RK_RG_COS],
+                                  .sin = t[RK_RG_SIN],
+                                  .x = t[RK_RG_X],
+                                  .dx = t[RK_RG_DX],
+                                  .dcos = t[RK_RG_DCOS],
+                                  .dsin = t[RK_RG_DSIN],
+                                  .mode = mode,
+                                  .slice = slice};
+}
+
 RK_OP_FUNCTIONS(rk_rg);
 
 /* ---- Between the operator's files ---- */
