@@ -46,7 +46,8 @@ int OpKernel::OutputTakesDescOf(const ge::OperatorImpl &op, size_t output) const
 
 const OpKernel *FindKernel(const std::string &type) {
     static const OpKernel *const kernels[] = {
-        &PartialRotaryForwardKernel(), &PartialRotaryGradKernel(), &RopeWithSinCosCacheKernel()};
+        &PartialRotaryForwardKernel(),    &PartialRotaryGradKernel(), &RopeWithSinCosCacheKernel(),
+        &RotaryPositionEmbeddingKernel(), &InterleaveRopeKernel(),    &ApplyRotaryPosEmbKernel()};
     for (const OpKernel *k : kernels)
         if (type == k->Type())
             return k;
@@ -54,8 +55,10 @@ const OpKernel *FindKernel(const std::string &type) {
 }
 
 std::string KernelTypeNames() {
-    return Format("%s, %s, %s", PartialRotaryForwardKernel().Type(),
-                  PartialRotaryGradKernel().Type(), RopeWithSinCosCacheKernel().Type());
+    return Format("%s, %s, %s, %s, %s, %s", PartialRotaryForwardKernel().Type(),
+                  PartialRotaryGradKernel().Type(), RopeWithSinCosCacheKernel().Type(),
+                  RotaryPositionEmbeddingKernel().Type(), InterleaveRopeKernel().Type(),
+                  ApplyRotaryPosEmbKernel().Type());
 }
 
 int64_t IntAttr(const ge::OperatorImpl &op, const char *name) {
@@ -66,6 +69,11 @@ int64_t IntAttr(const ge::OperatorImpl &op, const char *name) {
 std::vector<int64_t> IntListAttr(const ge::OperatorImpl &op, const char *name) {
     const AttrData *a = op.Attr(name);
     return a && a->kind == AttrKind::ListInt ? a->list_int : std::vector<int64_t>();
+}
+
+std::string StringAttr(const ge::OperatorImpl &op, const char *name) {
+    const AttrData *a = op.Attr(name);
+    return a && a->kind == AttrKind::String ? a->s : std::string();
 }
 
 bool BoolAttr(const ge::OperatorImpl &op, const char *name) {

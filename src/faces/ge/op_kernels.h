@@ -73,13 +73,14 @@ class OpKernel {
 
 /* NULL for a type the runtime does not execute (Data and Const are the runtime's own). */
 const OpKernel *FindKernel(const std::string &type);
-/* "InplacePartialRotaryMul, InplacePartialRotaryMulGrad, RopeWithSinCosCache" */
+/* "InplacePartialRotaryMul, InplacePartialRotaryMulGrad, RopeWithSinCosCache, ..." */
 std::string KernelTypeNames();
 
 /* Kernels share these: reading an attribute the prototype check already typed. */
 int64_t IntAttr(const ge::OperatorImpl &op, const char *name);
 std::vector<int64_t> IntListAttr(const ge::OperatorImpl &op, const char *name);
 bool BoolAttr(const ge::OperatorImpl &op, const char *name);
+std::string StringAttr(const ge::OperatorImpl &op, const char *name);
 /* A NULL problem when the attribute is absent or has `kind`, else the message. */
 bool AttrHasKind(const ge::OperatorImpl &op, const char *name, AttrKind kind, bool required,
                  std::string *problem);
@@ -87,6 +88,9 @@ bool AttrHasKind(const ge::OperatorImpl &op, const char *name, AttrKind kind, bo
 const OpKernel &PartialRotaryForwardKernel();
 const OpKernel &PartialRotaryGradKernel();
 const OpKernel &RopeWithSinCosCacheKernel();
+const OpKernel &RotaryPositionEmbeddingKernel();
+const OpKernel &InterleaveRopeKernel();
+const OpKernel &ApplyRotaryPosEmbKernel();
 
 } // namespace ropekit_ge
 
