@@ -9,6 +9,7 @@
 #include "interleave_rope_proto.h"
 #include "ops_proto_legacy.h"
 #include "rope_with_sin_cos_cache_proto.h"
+#include "rotary_position_embedding_grad_proto.h"
 #include "rotary_position_embedding_proto.h"
 
 #endif /* ROPEKIT_OP_PROTO_OPS_PROTO_POSEMBEDDING_H_ */

@@ -1,7 +1,8 @@
-/* RotaryPositionEmbedding, InterleaveRope and ApplyRotaryPosEmb in graphs: results against
+/* RotaryPositionEmbedding(+Grad), InterleaveRope and ApplyRotaryPosEmb in graphs: results against
  * the float64 reference and bit for bit against the native API on the same inputs, the
  * caller's inputs unchanged, CANN's rules refused at RunGraph with the aclnn message, and
  * attribute kinds checked at AddGraph. */
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -137,6 +138,142 @@ void attr_kinds_at_add_graph(void **) {
     gt::ExpectMentions(gt::TakeError(), {"rotate", "mode"});
 }
 
+/* ---- RotaryPositionEmbeddingGrad: dx, and dcos/dsin when x is connected ---- */
+
+struct GradCase {
+    std::vector<int64_t> dy_shape, cs_shape;
+    ge::DataType dt;
+    int mode;
+    bool with_x;
+};
+
+ge::Graph GradGraph(const GradCase &c) {
+    ge::Graph graph("rotary_grad");
+    ge::op::Data dy = MakeData("dy", 0, Desc(c.dy_shape, c.dt));
+    ge::op::Data cos = MakeData("cos", 1, Desc(c.cs_shape, c.dt));
+    ge::op::Data sin = MakeData("sin", 2, Desc(c.cs_shape, c.dt));
+    ge::op::Data x = MakeData("x", 3, Desc(c.dy_shape, c.dt));
+    ge::Operator op("grad", "RotaryPositionEmbeddingGrad");
+    op.SetInput("dy", dy).SetInput("cos", cos).SetInput("sin", sin);
+    op.SetAttr("mode", static_cast<int64_t>(c.mode));
+    std::vector<ge::Operator> inputs = {dy, cos, sin};
+    if (c.with_x) {
+        op.SetInput("x", x);
+        inputs.push_back(x);
+    }
+    graph.SetInputs(inputs).SetOutputs(
+        std::vector<std::pair<ge::Operator, std::string>>{{op, "dx"}, {op, "dcos"}, {op, "dsin"}});
+    return graph;
+}
+
+void CheckGrad(const GradCase &c) {
+    const size_t yn = static_cast<size_t>(Numel(c.dy_shape));
+    const size_t cn = static_cast<size_t>(Numel(c.cs_shape));
+    std::vector<ge::Tensor> in = {FloatTensor(c.dy_shape, c.dt, gt::Pattern(yn, 1)),
+                                  FloatTensor(c.cs_shape, c.dt, gt::Pattern(cn, 2)),
+                                  FloatTensor(c.cs_shape, c.dt, gt::Pattern(cn, 3))};
+    if (c.with_x)
+        in.push_back(FloatTensor(c.dy_shape, c.dt, gt::Pattern(yn, 4)));
+    std::vector<ge::Tensor> out;
+    assert_int_equal(Run(GradGraph(c), in, out), 0);
+    assert_int_equal(out.size(), 3);
+    assert_true(out[0].GetTensorDesc().GetShape().GetDims() == c.dy_shape);
+    assert_true(out[1].GetTensorDesc().GetShape().GetDims() == c.cs_shape);
+    assert_true(out[2].GetTensorDesc().GetShape().GetDims() == c.cs_shape);
+    const int64_t d = c.dy_shape.back();
+    std::vector<double> mag;
+    std::vector<double> want =
+        gt::PartialRotaryReference(gt::Values(in[0]), c.dy_shape, gt::Values(in[1]),
+                                   gt::Values(in[2]), c.cs_shape, 0, d, c.mode, 1, &mag);
+    assert_true(gt::ErrorRatio(gt::Values(out[0]), want, mag, c.dt) <= 1.0);
+    std::vector<uint8_t> dx(in[0].GetSize()), dcos(in[1].GetSize()), dsin(in[2].GetSize());
+    ropekit_tensor tdy = NativeView(in[0], in[0].GetData()),
+                   tc = NativeView(in[1], in[1].GetData()), ts = NativeView(in[2], in[2].GetData()),
+                   tdx = NativeView(in[0], dx.data()), tdc = NativeView(in[1], dcos.data()),
+                   tds = NativeView(in[2], dsin.data());
+    ropekit_tensor tx = c.with_x ? NativeView(in[3], in[3].GetData()) : ropekit_tensor{};
+    assert_int_equal(ropekit_partial_rotary_grad(
+                         &tdy, &tc, &ts, c.with_x ? &tx : nullptr, &tdx, c.with_x ? &tdc : nullptr,
+                         c.with_x ? &tds : nullptr, static_cast<ropekit_rotary_mode>(c.mode), 0, d),
+                     ROPEKIT_OK);
+    assert_memory_equal(dx.data(), out[0].GetData(), dx.size());
+    if (c.with_x) {
+        assert_memory_equal(dcos.data(), out[1].GetData(), dcos.size());
+        assert_memory_equal(dsin.data(), out[2].GetData(), dsin.size());
+        return;
+    }
+    const std::vector<uint8_t> zeros(in[1].GetSize(), 0);
+    assert_memory_equal(zeros.data(), out[1].GetData(), zeros.size());
+    assert_memory_equal(zeros.data(), out[2].GetData(), zeros.size());
+}
+
+void grad_every_mode_with_and_without_x(void **) {
+    const ge::DataType dts[] = {ge::DT_FLOAT, ge::DT_FLOAT16, ge::DT_BF16};
+    for (int mode = 0; mode < 4; mode++)
+        for (ge::DataType dt : dts)
+            for (bool with_x : {true, false}) {
+                CheckGrad({{2, 3, 4, 64}, {1, 3, 1, 64}, dt, mode, with_x});
+                CheckGrad({{1, 4, 2, 32}, {1, 4, 2, 32}, dt, mode, with_x});
+            }
+}
+
+/* The reference checks the sums of dcos/dsin: x = dy rotated forward gives, summed over the
+ * broadcast dims, the float64 sums computed here. */
+void grad_sums_against_float64(void **) {
+    const std::vector<int64_t> y_shape = {2, 3, 2, 8}, cs_shape = {1, 3, 1, 8};
+    GradCase c = {y_shape, cs_shape, ge::DT_FLOAT, 0, true};
+    const size_t yn = static_cast<size_t>(Numel(y_shape)),
+                 cn = static_cast<size_t>(Numel(cs_shape));
+    std::vector<ge::Tensor> in = {FloatTensor(y_shape, c.dt, gt::Pattern(yn, 1)),
+                                  FloatTensor(cs_shape, c.dt, gt::Pattern(cn, 2)),
+                                  FloatTensor(cs_shape, c.dt, gt::Pattern(cn, 3)),
+                                  FloatTensor(y_shape, c.dt, gt::Pattern(yn, 4))};
+    std::vector<ge::Tensor> out;
+    assert_int_equal(Run(GradGraph(c), in, out), 0);
+    std::vector<double> dy = gt::Values(in[0]), x = gt::Values(in[3]);
+    std::vector<double> want_cos(cn, 0.0), want_sin(cn, 0.0);
+    const int64_t d = 8, h = d / 2;
+    for (int64_t b = 0; b < 2; b++)
+        for (int64_t s = 0; s < 3; s++)
+            for (int64_t n = 0; n < 2; n++)
+                for (int64_t i = 0; i < d; i++) {
+                    const size_t at = static_cast<size_t>(((b * 3 + s) * 2 + n) * d);
+                    /* half mode: y = x*cos + rotate_half(x)*sin, rotate_half(x)_i =
+                     * -x_{i+h} for i < h, x_{i-h} after */
+                    const double rot = i < h ? -x[at + static_cast<size_t>(i + h)]
+                                             : x[at + static_cast<size_t>(i - h)];
+                    const size_t ci = static_cast<size_t>(s * d + i);
+                    want_cos[ci] +=
+                        dy[at + static_cast<size_t>(i)] * x[at + static_cast<size_t>(i)];
+                    want_sin[ci] += dy[at + static_cast<size_t>(i)] * rot;
+                }
+    std::vector<double> got_cos = gt::Values(out[1]), got_sin = gt::Values(out[2]);
+    for (size_t i = 0; i < cn; i++) {
+        assert_true(std::fabs(got_cos[i] - want_cos[i]) <= 1e-5 * (1 + std::fabs(want_cos[i])));
+        assert_true(std::fabs(got_sin[i] - want_sin[i]) <= 1e-5 * (1 + std::fabs(want_sin[i])));
+    }
+}
+
+void grad_mode_attr_and_rules(void **) {
+    GradCase bad_mode = {{1, 2, 2, 8}, {1, 2, 1, 8}, ge::DT_FLOAT, 4, true};
+    std::vector<ge::Tensor> out;
+    const size_t yn = 32, cn = 16;
+    std::vector<ge::Tensor> in = {FloatTensor(bad_mode.dy_shape, bad_mode.dt, gt::Pattern(yn, 1)),
+                                  FloatTensor(bad_mode.cs_shape, bad_mode.dt, gt::Pattern(cn, 2)),
+                                  FloatTensor(bad_mode.cs_shape, bad_mode.dt, gt::Pattern(cn, 3)),
+                                  FloatTensor(bad_mode.dy_shape, bad_mode.dt, gt::Pattern(yn, 4))};
+    assert_int_not_equal(gt::RunOnce(GradGraph(bad_mode), in, out), 0);
+    gt::ExpectMentions(gt::TakeError(), {"grad", "aclnnRotaryPositionEmbeddingGrad", "mode"});
+    assert_true(out.empty());
+    ge::Graph graph = GradGraph({{1, 2, 2, 8}, {1, 2, 1, 8}, ge::DT_FLOAT, 0, true});
+    ge::Operator op;
+    assert_int_equal(graph.FindOpByName("grad", op), 0);
+    op.SetAttr("mode", "half");
+    ge::Session session(kNoOptions);
+    assert_int_not_equal(session.AddGraph(0, graph), 0);
+    gt::ExpectMentions(gt::TakeError(), {"grad", "mode"});
+}
+
 /* ---- ApplyRotaryPosEmb: query and key in place ---- */
 
 void apply_rotary_every_mode_and_layout(void **) {
@@ -212,6 +349,9 @@ int main() {
         cmocka_unit_test(refused_with_the_aclnn_message),
         cmocka_unit_test(attr_kinds_at_add_graph),
         cmocka_unit_test(apply_rotary_every_mode_and_layout),
+        cmocka_unit_test(grad_every_mode_with_and_without_x),
+        cmocka_unit_test(grad_sums_against_float64),
+        cmocka_unit_test(grad_mode_attr_and_rules),
     };
     return cmocka_run_group_tests(tests, gt::InitializeGe, gt::FinalizeGe);
 }

@@ -227,10 +227,10 @@ class Builder {
                                     Format("its prototype has input %s, which ropekit's %s does "
                                            "not read",
                                            port.name.c_str(), op.type.c_str()));
-                if (read && !op.links[i].src)
+                if (read && !op.links[i].src && !port.optional)
                     return NodeFail(ACL_ERROR_GE_PARAM_INVALID, op,
                                     Format("input %s is not connected", port.name.c_str()));
-                if (read && ResolveLink(op.links[i], &problem) < 0)
+                if (read && op.links[i].src && ResolveLink(op.links[i], &problem) < 0)
                     return NodeFail(ACL_ERROR_GE_PARAM_INVALID, op,
                                     Format("input %s %s", port.name.c_str(), problem.c_str()));
             }
@@ -327,8 +327,12 @@ class Builder {
                 int p = src.InputIndex(port);
                 std::string unused;
                 const InputLink &link = src.links[static_cast<size_t>(p)];
-                int o = ResolveLink(link, &unused);
                 node.input_ports.push_back(p);
+                if (!link.src) {
+                    node.inputs.push_back(kAbsentInput);
+                    continue;
+                }
+                int o = ResolveLink(link, &unused);
                 node.inputs.push_back(first_value[static_cast<size_t>(index_[link.src.get()])] + o);
             }
             for (const std::string &port : node.kernel->Outputs())
@@ -510,6 +514,8 @@ class Builder {
                 continue;
             }
             for (size_t i = 0; i < node.inputs.size(); ++i) {
+                if (node.inputs[i] == kAbsentInput)
+                    continue;
                 const ge::TensorDesc *d = known[static_cast<size_t>(node.inputs[i])].get();
                 ge::Status st = d ? CheckInputDesc(node, i, *d, &detail) : ge::GRAPH_SUCCESS;
                 if (st != ge::GRAPH_SUCCESS)
@@ -563,7 +569,8 @@ class Builder {
             node.needed = needed[k];
             if (node.needed)
                 for (int v : node.inputs)
-                    ++program_->values[static_cast<size_t>(v)].uses;
+                    if (v != kAbsentInput)
+                        ++program_->values[static_cast<size_t>(v)].uses;
         }
     }
 

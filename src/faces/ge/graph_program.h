@@ -15,11 +15,14 @@
 
 namespace ropekit_ge {
 
+/* ProgramNode::inputs of an optional kernel input the graph leaves unconnected. */
+constexpr int kAbsentInput = -1;
+
 struct ProgramNode {
     enum class Kind { Data, Const, Op } kind = Kind::Op;
     ge::OperatorImpl op; /* a copy without connections; tensor attributes are deep copies */
     const OpKernel *kernel = nullptr;
-    std::vector<int> inputs;         /* value per kernel input */
+    std::vector<int> inputs;         /* value per kernel input, or kAbsentInput */
     std::vector<int> input_ports;    /* the node's input index per kernel input */
     std::vector<int> outputs;        /* value per node output */
     std::vector<int> kernel_outputs; /* the node's output index per kernel output */

@@ -120,6 +120,10 @@ class Runner {
         NodeRun run{node.op, *node.plans, {}, {}};
         std::string detail;
         for (size_t i = 0; i < node.inputs.size(); ++i) {
+            if (node.inputs[i] == kAbsentInput) {
+                run.in.push_back(nullptr);
+                continue;
+            }
             const RunValue &v = values_[static_cast<size_t>(node.inputs[i])];
             ge::Status st = CheckInputDesc(node, i, v.desc, &detail);
             if (st != ge::GRAPH_SUCCESS)
@@ -139,7 +143,7 @@ class Runner {
         if (st != ge::GRAPH_SUCCESS)
             return NodeFail(st, node, detail);
         for (int v : node.inputs)
-            if (--remaining_[static_cast<size_t>(v)] == 0 &&
+            if (v != kAbsentInput && --remaining_[static_cast<size_t>(v)] == 0 &&
                 !p_.values[static_cast<size_t>(v)].graph_output)
                 values_[static_cast<size_t>(v)].storage.reset();
         return ge::GRAPH_SUCCESS;

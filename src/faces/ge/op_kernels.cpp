@@ -25,6 +25,10 @@ void PlanCache::Insert(const std::vector<int64_t> &key, const std::shared_ptr<ro
 std::vector<int64_t> ShapeKey(const std::vector<const RunValue *> &inputs) {
     std::vector<int64_t> key;
     for (const RunValue *v : inputs) {
+        if (!v) {
+            key.push_back(-1);
+            continue;
+        }
         std::vector<int64_t> dims = v->desc.GetShape().GetDims();
         key.push_back(v->desc.GetDataType());
         key.push_back(static_cast<int64_t>(dims.size()));
@@ -44,21 +48,31 @@ int OpKernel::OutputTakesDescOf(const ge::OperatorImpl &op, size_t output) const
     return -1;
 }
 
+namespace {
+const std::vector<const OpKernel *> &Kernels() {
+    static const std::vector<const OpKernel *> kernels = {&PartialRotaryForwardKernel(),
+                                                          &PartialRotaryGradKernel(),
+                                                          &RopeWithSinCosCacheKernel(),
+                                                          &RotaryPositionEmbeddingKernel(),
+                                                          &RotaryPositionEmbeddingGradKernel(),
+                                                          &InterleaveRopeKernel(),
+                                                          &ApplyRotaryPosEmbKernel()};
+    return kernels;
+}
+} // namespace
+
 const OpKernel *FindKernel(const std::string &type) {
-    static const OpKernel *const kernels[] = {
-        &PartialRotaryForwardKernel(),    &PartialRotaryGradKernel(), &RopeWithSinCosCacheKernel(),
-        &RotaryPositionEmbeddingKernel(), &InterleaveRopeKernel(),    &ApplyRotaryPosEmbKernel()};
-    for (const OpKernel *k : kernels)
+    for (const OpKernel *k : Kernels())
         if (type == k->Type())
             return k;
     return nullptr;
 }
 
 std::string KernelTypeNames() {
-    return Format("%s, %s, %s, %s, %s, %s", PartialRotaryForwardKernel().Type(),
-                  PartialRotaryGradKernel().Type(), RopeWithSinCosCacheKernel().Type(),
-                  RotaryPositionEmbeddingKernel().Type(), InterleaveRopeKernel().Type(),
-                  ApplyRotaryPosEmbKernel().Type());
+    std::string names;
+    for (const OpKernel *k : Kernels())
+        names += (names.empty() ? "" : ", ") + std::string(k->Type());
+    return names;
 }
 
 int64_t IntAttr(const ge::OperatorImpl &op, const char *name) {

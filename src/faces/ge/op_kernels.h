@@ -38,11 +38,12 @@ class PlanCache {
     std::vector<std::pair<std::vector<int64_t>, std::shared_ptr<ropekit_plan>>> plans_;
 };
 
-/* Dtype and dims of every input: the key of PlanCache. */
+/* Dtype and dims of every input (-1 for an absent one): the key of PlanCache. */
 std::vector<int64_t> ShapeKey(const std::vector<const RunValue *> &inputs);
 
-/* What a kernel gets to run one node. Inputs and outputs are in the kernel's port order;
- * an in-place output already holds a private copy of its input. */
+/* What a kernel gets to run one node. Inputs and outputs are in the kernel's port order
+ * (NULL for an optional input the graph leaves unconnected); an in-place output already
+ * holds a private copy of its input. */
 struct NodeRun {
     const ge::OperatorImpl &op;
     PlanCache &plans;
@@ -89,6 +90,7 @@ const OpKernel &PartialRotaryForwardKernel();
 const OpKernel &PartialRotaryGradKernel();
 const OpKernel &RopeWithSinCosCacheKernel();
 const OpKernel &RotaryPositionEmbeddingKernel();
+const OpKernel &RotaryPositionEmbeddingGradKernel();
 const OpKernel &InterleaveRopeKernel();
 const OpKernel &ApplyRotaryPosEmbKernel();
 
