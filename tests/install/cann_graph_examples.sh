@@ -4,25 +4,28 @@
 # given, since they are CANN's files and not part of ropekit).
 #
 #   RK_CANN_SOURCE   a checkout of CANN's ops-transformer (or a mirror with its layout)
-#   RK_SOURCE_DIR    this folder (tests/install), for cann_protos/proto_ir.cpp
+#   RK_SOURCE_DIR    this folder (tests/install), for cann_protos/proto_ir.cpp and
+#                    check_cann_graph_output.py
+#   RK_PYTHON        python3 for that check
 #   RK_BUILD_DIR, RK_CONFIG, RK_CMAKE, RK_CXX, RK_PKG_CONFIG, RK_LIBDIR, RK_EXTRA_FLAGS
 #                    as for install_test.sh
 #
-# Every posembedding/<op>/examples/**/test_geir_*.cpp of the three operators is compiled
+# Every posembedding/<op>/examples/**/test_geir_*.cpp of the four operators is compiled
 # with `pkg-config --cflags --libs ropekit-ge` (CANN's build passes the graph/, ge/ and
 # op_proto/ include folders the same way; the examples include their own prototype
 # headers by relative path) and run in a scratch folder. Each must exit 0, print "Session
 # run ir compute graph success" and 16 result lines: CANN's examples rotate x = 2 with
-# cos = 1 and sin = 0, whose forward and gradient are both 2.
+# cos = 1 and sin = 0, whose forward and gradient are both 2. InterleaveRope's example
+# (the 8.5.0 release branch) writes its inputs and output as files instead, which
+# check_cann_graph_output.py compares with a float64 reference (RK_PYTHON).
 #
 # CANN's prototype headers (posembedding/<op>/op_graph/<op>_proto.h) of the operators of
 # PROTO_OPS must also compile alone and beside ropekit's own, with array_ops.h and
 # nn_other.h as CANN's GE IR examples include them, and register what their REG_OP
 # declares: proto_ir (cann_protos/proto_ir.cpp, built with -include of the header) checks
 # the inputs, outputs and attributes (with their kinds) that this script reads from the
-# header. That these operators also run in RunGraph is the GE face's operator tests' job:
-# RotaryPositionEmbedding(Grad), ApplyRotaryPosEmb and InterleaveRope have prototypes
-# here before graph mode runs them.
+# header. That these operators also run in RunGraph is the GE face's operator tests' job
+# (tests/ge/test_ge_rope_family.cpp).
 set -u
 if [ -z "${RK_CANN_SOURCE:-}" ]; then
     echo "SKIP: set ROPEKIT_CANN_SOURCE (cmake) to a CANN ops-transformer checkout"
@@ -36,7 +39,7 @@ for tool in RK_CXX RK_PKG_CONFIG; do
 done
 mapfile -t examples < <(find "$RK_CANN_SOURCE/posembedding" -path '*/examples/*' \
     -name 'test_geir_*.cpp' \( -path '*inplace_partial_rotary_mul*' \
-    -o -path '*rope_with_sin_cos_cache*' \) | sort)
+    -o -path '*rope_with_sin_cos_cache*' -o -path '*interleave_rope*' \) | sort)
 if [ ${#examples[@]} -eq 0 ]; then
     # CANN's later trees dropped these operators' folders (master has no
     # inplace_partial_rotary_mul); the prototypes below are still checked.
@@ -119,16 +122,35 @@ for source in "${examples[@]}"; do
         continue
     fi
     rc=0
-    (cd "$run" && "./$name" >output.txt 2>&1) || rc=$?
-    results=$(grep -c '^result\[[0-9]*\] is: 2\.000000$' "$run/output.txt")
-    if [ $rc -ne 0 ] || [ "$results" -ne 16 ] ||
-        ! grep -q 'Session run ir compute graph success' "$run/output.txt"; then
-        cat "$run/output.txt"
-        echo "FAIL: $name (exit $rc, $results of 16 results equal to 2)"
-        failures=$((failures + 1))
-    else
-        echo "ok   $name: 16 results equal to 2, exit 0"
-    fi
+    case $name in
+    test_geir_interleave_rope)
+        # It prints argv[1] (and reads nothing else from the command line) and writes its
+        # inputs and output as files, which the float64 reference checks.
+        (cd "$run" && "./$name" 1 >output.txt 2>&1) || rc=$?
+        if [ $rc -eq 0 ] && grep -q 'Session run ir compute graph success' "$run/output.txt" &&
+            "$RK_PYTHON" "$RK_SOURCE_DIR/check_cann_graph_output.py" "$source" "$run" \
+                >"$run/check.txt" 2>&1; then
+            echo "ok   $name: exit 0; $(cat "$run/check.txt")"
+        else
+            tail -n 20 "$run/output.txt"
+            cat "$run/check.txt" 2>/dev/null
+            echo "FAIL: $name (exit $rc)"
+            failures=$((failures + 1))
+        fi
+        ;;
+    *)
+        (cd "$run" && "./$name" >output.txt 2>&1) || rc=$?
+        results=$(grep -c '^result\[[0-9]*\] is: 2\.000000$' "$run/output.txt")
+        if [ $rc -ne 0 ] || [ "$results" -ne 16 ] ||
+            ! grep -q 'Session run ir compute graph success' "$run/output.txt"; then
+            cat "$run/output.txt"
+            echo "FAIL: $name (exit $rc, $results of 16 results equal to 2)"
+            failures=$((failures + 1))
+        else
+            echo "ok   $name: 16 results equal to 2, exit 0"
+        fi
+        ;;
+    esac
 done
 if [ $((protos + ${#examples[@]})) -eq 0 ]; then
     echo "FAIL: neither prototypes nor graph examples of the RoPE operators under $RK_CANN_SOURCE"
