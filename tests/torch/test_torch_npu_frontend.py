@@ -18,7 +18,8 @@ ops = torch.ops.ropekit
 
 def test_module_names():
     assert torch_npu.npu_mrope is ropekit.torch.npu_mrope
-    assert set(torch_npu.__all__) == {"npu_rotary_mul", "npu_apply_rotary_pos_emb", "npu_mrope"}
+    assert set(torch_npu.__all__) == {"npu_rotary_mul", "npu_apply_rotary_pos_emb",
+                                     "npu_interleave_rope", "npu_mrope"}
 
 
 # ---- npu_rotary_mul ----
