@@ -1,8 +1,10 @@
 """torch.ops.ropekit.rotary_mul (RotaryPositionEmbedding) and apply_rotary_pos_emb
 (ApplyRotaryPosEmb): results against the float64 references (refs.py) for every mode and
 dtype pair, autograd (gradcheck and gradgradcheck in float64, with r1 and r2 broadcast and
-requiring grad; the in-place rules of apply_rotary_pos_emb), the rules through the eager op,
-the fake kernel and the C library, opcheck, torch.compile(fullgraph=True) and torch.export."""
+requiring grad; the in-place rules of apply_rotary_pos_emb), rotary_mul_grad (the one
+library call the backward of both ops makes: its results, gradcheck and gradgradcheck, its
+rules), the rules through the eager op, the fake kernel and the C library, opcheck,
+torch.compile(fullgraph=True) and torch.export."""
 import ctypes
 
 import pytest
@@ -173,6 +175,28 @@ def test_backward_is_one_rotary_mul_grad(coefficients):
     assert (forward_input is x) if coefficients else forward_input is None
     assert not any(n.startswith(("aten.mul", "aten.sum")) for n, _ in rec.calls), rec.calls
     assert x.grad is not None and (c.grad is not None) == coefficients
+
+
+def test_apply_rotary_pos_emb_backward_is_rotary_mul_grad():
+    """Under autograd the in-place op is rotary_mul on query and key: its backward is one
+    rotary_mul_grad for each (npu_apply_rotary_pos_emb's path too)."""
+    q0 = make((1, 3, 4, 8), torch.float32, 52).requires_grad_()
+    k0 = make((1, 3, 2, 8), torch.float32, 53).requires_grad_()
+    c = make((1, 3, 1, 8), torch.float32, 54).requires_grad_()
+    s = make((1, 3, 1, 8), torch.float32, 55).requires_grad_()
+    q, k = q0.clone(), k0.clone()
+    ops.apply_rotary_pos_emb(q, k, c, s)
+    gq, gk = make(q.shape, torch.float32, 56), make(k.shape, torch.float32, 57)
+    with _Recorder() as rec:
+        torch.autograd.backward([q, k], [gq, gk])
+    assert [n for n, _ in rec.calls if n.startswith("ropekit.")] == \
+        ["ropekit.rotary_mul_grad.default"] * 2
+    c64, s64 = c.detach().double().requires_grad_(), s.detach().double().requires_grad_()
+    loss = sum((_ref(x.detach(), c64, s64, "half")[0] * g.double()).sum()
+               for x, g in ((q0, gq), (k0, gk)))
+    loss.backward()
+    for got, want in ((c.grad, c64.grad), (s.grad, s64.grad)):
+        assert torch.allclose(got.double(), want, rtol=1e-6, atol=1e-6 * want.abs().max())
 
 
 @pytest.mark.parametrize("mode", ["half", "interleave-half"])
