@@ -67,6 +67,18 @@ def npu_rotary_mul(input, r1, r2, rotary_mode="half"):  # noqa: A002 (torch_npu'
     return ops.rotary_mul(input, r1, r2, rotary_mode)
 
 
+def npu_interleave_rope(x, cos, sin):
+    """torch_npu.npu_interleave_rope (aclnnInterleaveRope): DeepSeek's rotary of MLA's
+    rope part, x [B, N, S, 64] read interleaved, (x0, y0, x1, y1, ...), and returned in the
+    half layout, x * cos + rotate_half(x) * sin on the de-interleaved x; cos and sin
+    [B, 1, S or 1, 64]; x, cos and sin all float16 or all bfloat16. Differentiable in x,
+    cos and sin."""
+    op = "npu_interleave_rope"
+    _tensors(op, (("x", x), ("cos", cos), ("sin", sin)))
+    _rm.check_cann_interleave_rope(_PACKAGE, op, x, cos, sin)
+    return ops.interleave_rope(x, cos, sin)
+
+
 def npu_apply_rotary_pos_emb(query, key, cos, sin, layout="BSH", rotary_mode="half"):
     """torch_npu.npu_apply_rotary_pos_emb (aclnnApplyRotaryPosEmbV2): rotates query and key
     in place with one cos and sin and returns (query, key), the same tensors. layout
@@ -85,4 +97,4 @@ def npu_apply_rotary_pos_emb(query, key, cos, sin, layout="BSH", rotary_mode="ha
     return query, key
 
 
-__all__ = ["npu_rotary_mul", "npu_apply_rotary_pos_emb", "npu_mrope"]
+__all__ = ["npu_rotary_mul", "npu_apply_rotary_pos_emb", "npu_interleave_rope", "npu_mrope"]

@@ -18,7 +18,8 @@ ops = torch.ops.ropekit
 
 def test_module_names():
     assert torch_npu.npu_mrope is ropekit.torch.npu_mrope
-    assert set(torch_npu.__all__) == {"npu_rotary_mul", "npu_apply_rotary_pos_emb", "npu_mrope"}
+    assert set(torch_npu.__all__) == {"npu_rotary_mul", "npu_apply_rotary_pos_emb",
+                                     "npu_interleave_rope", "npu_mrope"}
 
 
 # ---- npu_rotary_mul ----
@@ -255,3 +256,21 @@ def test_llama_rope_with_trained_coefficients(dtype):
     _rope_torch(q2, cos2, sin2).backward(g)
     for a, b in ((q, q2), (cos, cos2), (sin, sin2)):
         torch.testing.assert_close(a.grad, b.grad, **_TOL[dtype])
+
+
+def test_bench_npu_baselines_compute_the_calls():
+    # the benchmark's eager rows (torch_npu's documented small-op code) do the same work
+    from ropekit.torch import bench_npu
+    x, c, s = make((2, 6, 3, 64), torch.float32, 22), make((1, 6, 1, 64), torch.float32, 23), \
+        make((1, 6, 1, 64), torch.float32, 24)
+    torch.testing.assert_close(bench_npu.rotary_mul_half(x, c, s),
+                               torch_npu.npu_rotary_mul(x, c, s))
+    q, k, cq = make((1, 6, 4, 128), torch.float32, 25), make((1, 6, 2, 128), torch.float32, 26), \
+        make((1, 6, 1, 128), torch.float32, 27)
+    want = bench_npu.apply_rotary_pos_emb(q, k, cq, cq)
+    torch_npu.npu_apply_rotary_pos_emb(q, k, cq, cq, "BSND")
+    torch.testing.assert_close((q, k), want)
+    xi, ci = make((2, 4, 3, 64), torch.float16, 28), make((2, 1, 3, 64), torch.float16, 29)
+    # float16 (CANN's dtype) computed in float32 by the eager code: one rounding, as ropekit
+    torch.testing.assert_close(bench_npu.interleave_rope(xi.float(), ci.float(), ci.float()).half(),
+                               torch_npu.npu_interleave_rope(xi, ci, ci))

@@ -1,8 +1,10 @@
 """torch.ops.ropekit.rotary_mul (RotaryPositionEmbedding) and apply_rotary_pos_emb
 (ApplyRotaryPosEmb): results against the float64 references (refs.py) for every mode and
 dtype pair, autograd (gradcheck and gradgradcheck in float64, with r1 and r2 broadcast and
-requiring grad; the in-place rules of apply_rotary_pos_emb), the rules through the eager op,
-the fake kernel and the C library, opcheck, torch.compile(fullgraph=True) and torch.export."""
+requiring grad; the in-place rules of apply_rotary_pos_emb), rotary_mul_grad (the one
+library call the backward of both ops makes: its results, gradcheck and gradgradcheck, its
+rules), the rules through the eager op, the fake kernel and the C library, opcheck,
+torch.compile(fullgraph=True) and torch.export."""
 import ctypes
 
 import pytest
@@ -127,6 +129,89 @@ def test_coefficient_gradients_match_reference(mode, dtype):
     refs.assert_close(x.grad, want_dx, mag, dtype)
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_rotary_mul_grad_matches_reference(mode):
+    """One call: dx = the backward rotation of dy; dr1, dr2 the float64 sums, over the
+    broadcast B and N, of autograd through the float64 reference; no input: dx only."""
+    dy, x = make((3, 5, 2, 16), torch.float32, 40), make((3, 5, 2, 16), torch.float32, 41)
+    c, s = make((1, 5, 1, 16), torch.float32, 42), make((1, 5, 1, 16), torch.float32, 43)
+    before = snapshot(dy, x, c, s)
+    dx, dc, ds = ops.rotary_mul_grad(dy, c, s, x, mode)
+    assert_unchanged(before, dy, x, c, s)
+    want_dx, mag = refs.partial_rotary_backward(dy, c, s, mode, 0, 16)
+    refs.assert_close(dx, want_dx, mag, torch.float32)
+    x64, c64, s64 = (t.double().requires_grad_() for t in (x, c, s))
+    _ref(x64, c64, s64, mode)[0].backward(dy.double())
+    for got, want in ((dc, c64.grad), (ds, s64.grad)):
+        assert got.dtype == torch.float32 and got.shape == want.shape
+        assert torch.allclose(got.double(), want, rtol=1e-6, atol=1e-6 * want.abs().max())
+    only = ops.rotary_mul_grad(dy, c, s, None, mode)
+    assert only[1] is None and only[2] is None
+    assert torch.equal(only[0], dx) and torch.equal(dx, ops.rotary_mul_backward(dy, c, s, mode))
+
+
+class _Recorder(torch.utils._python_dispatch.TorchDispatchMode):
+    def __init__(self):
+        super().__init__()
+        self.calls = []
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        self.calls.append((str(func), args))
+        return func(*args, **(kwargs or {}))
+
+
+@pytest.mark.parametrize("coefficients", [True, False], ids=["dr", "dx-only"])
+def test_backward_is_one_rotary_mul_grad(coefficients):
+    x = make((2, 3, 4, 8), torch.float32, 44).requires_grad_()
+    c = make((1, 3, 1, 8), torch.float32, 45).requires_grad_(coefficients)
+    s = make((1, 3, 1, 8), torch.float32, 46).requires_grad_(coefficients)
+    y, g = ops.rotary_mul(x, c, s, "half"), make((2, 3, 4, 8), torch.float32, 47)
+    with _Recorder() as rec:
+        y.backward(g)
+    calls = [(name, args) for name, args in rec.calls if name.startswith("ropekit.")]
+    assert [name for name, _ in calls] == ["ropekit.rotary_mul_grad.default"]
+    args = calls[0][1]
+    forward_input = args[3] if len(args) > 3 else None  # a default may be left out
+    assert (forward_input is x) if coefficients else forward_input is None
+    assert not any(n.startswith(("aten.mul", "aten.sum")) for n, _ in rec.calls), rec.calls
+    assert x.grad is not None and (c.grad is not None) == coefficients
+
+
+def test_apply_rotary_pos_emb_backward_is_rotary_mul_grad():
+    """Under autograd the in-place op is rotary_mul on query and key: its backward is one
+    rotary_mul_grad for each (npu_apply_rotary_pos_emb's path too)."""
+    q0 = make((1, 3, 4, 8), torch.float32, 52).requires_grad_()
+    k0 = make((1, 3, 2, 8), torch.float32, 53).requires_grad_()
+    c = make((1, 3, 1, 8), torch.float32, 54).requires_grad_()
+    s = make((1, 3, 1, 8), torch.float32, 55).requires_grad_()
+    q, k = q0.clone(), k0.clone()
+    ops.apply_rotary_pos_emb(q, k, c, s)
+    gq, gk = make(q.shape, torch.float32, 56), make(k.shape, torch.float32, 57)
+    with _Recorder() as rec:
+        torch.autograd.backward([q, k], [gq, gk])
+    assert [n for n, _ in rec.calls if n.startswith("ropekit.")] == \
+        ["ropekit.rotary_mul_grad.default"] * 2
+    c64, s64 = c.detach().double().requires_grad_(), s.detach().double().requires_grad_()
+    loss = sum((_ref(x.detach(), c64, s64, "half")[0] * g.double()).sum()
+               for x, g in ((q0, gq), (k0, gk)))
+    loss.backward()
+    for got, want in ((c.grad, c64.grad), (s.grad, s64.grad)):
+        assert torch.allclose(got.double(), want, rtol=1e-6, atol=1e-6 * want.abs().max())
+
+
+@pytest.mark.parametrize("mode", ["half", "interleave-half"])
+def test_rotary_mul_grad_gradcheck(mode):
+    dy = make((2, 3, 2, 8), torch.float64, 48).requires_grad_()
+    c = make((1, 3, 1, 8), torch.float64, 49).requires_grad_()
+    s = make((1, 3, 1, 8), torch.float64, 50).requires_grad_()
+    x = make((2, 3, 2, 8), torch.float64, 51).requires_grad_()
+    fn = lambda a, b, d, e: ops.rotary_mul_grad(a, b, d, e, mode)  # noqa: E731
+    assert torch.autograd.gradcheck(fn, (dy, c, s, x))
+    assert torch.autograd.gradgradcheck(fn, (dy, c, s, x))
+    dx_only = lambda a, b, d: ops.rotary_mul_grad(a, b, d, None, mode)[0]  # noqa: E731
+    assert torch.autograd.gradcheck(dx_only, (dy, c, s))
+
+
 def test_x_saved_only_when_coefficients_need_grad():
     x = torch.randn(1, 3, 2, 8, requires_grad=True)
     c = torch.randn(1, 3, 1, 8)
@@ -220,6 +305,42 @@ RM_CASES = [
     ("BROADCAST", "cos dim 0", RM_OPS, lambda: _rm(c=_x(3, 3, 1, 16)),
      "cos shape = [3,3,1,16]: dim 0 is 3, must be 1 or x's 2", False),
 ]
+
+
+_c_grad = bind("ropekit_partial_rotary_grad", ctypes.c_int,
+               [_TP] * 7 + [ctypes.c_int, ctypes.c_int64, ctypes.c_int64])
+
+
+def c_rotary_grad(op, dy, r1, r2, x=None, rotary_mode="half"):
+    outs = [torch.empty_like(dy)] + ([None, None] if x is None
+                                     else [r1.new_empty(r1.shape), r2.new_empty(r2.shape)])
+    descs = [None if t is None else _desc(t) for t in (dy, r1, r2, x, *outs)]
+    status = _c_grad(*(None if d is None else ctypes.byref(d) for d in descs),
+                     _MODE_IDS[rotary_mode], 0, dy.shape[-1] if dy.dim() else 0)
+    return _c_failure(status, "ropekit_partial_rotary_grad")
+
+
+def _rg(fwd=None, **kw):
+    """rotary_mul_grad's (grad_output, r1, r2, input, mode): _rm's, and a forward input."""
+    (dy, c, s, mode), _ = _rm(**kw)
+    return (dy, c, s, _x(*dy.shape) if fwd is None else fwd, mode), {}
+
+
+RG_OPS = ("rotary_mul_grad",)
+RG_CASES = [
+    ("FWD_X_SHAPE", "input shape", RG_OPS, lambda: _rg(_x(2, 3, 1, 16)), "x shape", False),
+    ("FWD_X_DTYPE", "input dtype", RG_OPS, lambda: _rg(_x(2, 3, 4, 16, dtype=torch.float16)),
+     "x dtype", False),
+    ("BROADCAST", "cos dim 0", RG_OPS, lambda: _rg(c=_x(3, 3, 1, 16)), "dim 0 is 3", False),
+    ("L_MULTIPLE", "odd D", RG_OPS, lambda: _rg(_x(2, 3, 4, 7), x=_x(2, 3, 4, 7), c=_x(1, 3, 1, 7)),
+     "multiple of 2", False),
+]
+
+
+@pytest.mark.parametrize("op,case", [pytest.param(op, c, id=f"{c[0]}-{c[1]}")
+                                     for c in RG_CASES for op in c[2]])
+def test_rotary_mul_grad_rule(op, case):
+    _check(op, case, c_rotary_grad)
 
 
 def _ar(q=None, k=None, c=None, s=None, layout="BSND", mode="half"):
@@ -322,6 +443,9 @@ def _rm_inputs(grad):
 @pytest.mark.parametrize("name,args", [
     ("rotary_mul", lambda: _rm_inputs(True) + ("interleave",)),
     ("rotary_mul_backward", lambda: _rm_inputs(True) + ("quarter",)),
+    ("rotary_mul_grad", lambda: _rm_inputs(True) + (make((2, 5, 3, 16), torch.float32, 35),
+                                                    "interleave")),
+    ("rotary_mul_grad", lambda: _rm_inputs(True) + (None, "interleave-half")),
     ("apply_rotary_pos_emb", lambda: _ar()[0]),
     ("apply_rotary_pos_emb", lambda: _ar(mode="interleave-half")[0]),
 ])

@@ -9,6 +9,10 @@ Importing this module registers the ops in torch.ops.ropekit (see docs/torch.md)
 - rotary_embedding: vLLM's in-place op with its exact schema;
 - rotary_mul / rotary_mul_backward: RotaryPositionEmbedding (torch_npu's npu_rotary_mul),
   out of place over the whole last dim;
+- rotary_mul_grad: RotaryPositionEmbeddingGrad (the input's gradient and cos/sin's in
+  one call), the backward of rotary_mul and interleave_rope;
+- interleave_rope: InterleaveRope (torch_npu's npu_interleave_rope), rotary_mul in
+  interleave-half mode;
 - apply_rotary_pos_emb: ApplyRotaryPosEmb (torch_npu's npu_apply_rotary_pos_emb), query
   and key in place.
 

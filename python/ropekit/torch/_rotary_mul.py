@@ -1,20 +1,24 @@
-"""torch.ops.ropekit.rotary_mul (RotaryPositionEmbedding, torch_npu's npu_rotary_mul) and
+"""torch.ops.ropekit.rotary_mul (RotaryPositionEmbedding, torch_npu's npu_rotary_mul),
+torch.ops.ropekit.interleave_rope (InterleaveRope, torch_npu's npu_interleave_rope) and
 torch.ops.ropekit.apply_rotary_pos_emb (ApplyRotaryPosEmb, torch_npu's
 npu_apply_rotary_pos_emb): schemas, CPU kernels, fake kernels and autograd.
 
 rotary_mul rotates the whole last dim out of place: the CPU kernel is the library's
 ropekit_partial_rotary_out over [0, D) into empty_like(input); rotary_mul_backward is the
-same call with the backward direction (the gradient of the input). The gradients of r1
-and r2 (cos and sin) are cos_sin_grad's. apply_rotary_pos_emb rotates query and key in
-place with one cos/sin (ropekit_apply_rotary). Both fake kernels ask the library's plan
-creation for the same call on the tensors' layouts (_native), so eager, fake and C agree
-on every rule and message."""
+same call with the backward direction (the gradient of the input). interleave_rope is
+rotary_mul in interleave-half mode. Their autograd is rotary_mul_grad
+(RotaryPositionEmbeddingGrad): one ropekit_partial_rotary_grad call gives the gradient of
+the input and, when r1 or r2 (cos, sin) needs one, theirs, summed in float64 over the dims
+they broadcast along. apply_rotary_pos_emb rotates query and key in place with one cos/sin
+(ropekit_apply_rotary). The fake kernels ask the library's plan creation for the same call
+on the tensors' layouts (_native), so eager, fake and C agree on every rule and message."""
 import ctypes
 
 import torch
 
 from .. import _abi
 from .._lib import bind
+from .._types import MODES
 from . import _args, _native
 from ._args import concrete
 from ._ops import _LIB, _fake, _impl, _needs_grad, _written, ops
@@ -25,12 +29,19 @@ _OUT_ARGS = [_TP, _TP, _TP, _TP, ctypes.c_int, ctypes.c_int64, ctypes.c_int64, c
 _partial_rotary_out = bind("ropekit_partial_rotary_out", ctypes.c_int, _OUT_ARGS)
 _partial_rotary_out_plan = bind("ropekit_partial_rotary_out_plan_create", ctypes.c_int,
                                 _OUT_ARGS + [_PLAN])
+# dy, cos, sin, x (NULL: no dcos/dsin), dx, dcos, dsin, mode, start, end
+_GRAD_ARGS = [_TP] * 7 + [ctypes.c_int, ctypes.c_int64, ctypes.c_int64]
+_partial_rotary_grad = bind("ropekit_partial_rotary_grad", ctypes.c_int, _GRAD_ARGS)
+_partial_rotary_grad_plan = bind("ropekit_partial_rotary_grad_plan_create", ctypes.c_int,
+                                 _GRAD_ARGS + [_PLAN])
 _AR_ARGS = [_TP, _TP, _TP, _TP, ctypes.c_int, ctypes.c_int]
 _apply_rotary = bind("ropekit_apply_rotary", ctypes.c_int, _AR_ARGS)
 _apply_rotary_plan = bind("ropekit_apply_rotary_plan_create", ctypes.c_int, _AR_ARGS + [_PLAN])
 _CODE = ctypes.POINTER(ctypes.c_int32)
 _cann_rpe_plan = bind("ropekit_cann_rotary_position_embedding_plan_create", ctypes.c_int,
                       [_TP, _TP, _TP, ctypes.c_int64, _TP, _PLAN, _CODE])
+_cann_ir_plan = bind("ropekit_cann_interleave_rope_plan_create", ctypes.c_int,
+                     [_TP, _TP, _TP, _TP, _PLAN, _CODE])
 _cann_apply_plan = bind("ropekit_cann_apply_rotary_plan_create", ctypes.c_int,
                         [ctypes.c_int, _TP, _TP, _TP, _TP, ctypes.c_int64, ctypes.c_char_p, _PLAN,
                          _CODE])
@@ -46,6 +57,10 @@ SCHEMAS = {
     "rotary_mul": '(Tensor input, Tensor r1, Tensor r2, str rotary_mode="half") -> Tensor',
     "rotary_mul_backward": '(Tensor grad_output, Tensor r1, Tensor r2, str rotary_mode="half") '
                            "-> Tensor",
+    # (grad of input, of r1, of r2): input None gives the first only
+    "rotary_mul_grad": "(Tensor grad_output, Tensor r1, Tensor r2, Tensor? input=None, "
+                       'str rotary_mode="half") -> (Tensor, Tensor?, Tensor?)',
+    "interleave_rope": "(Tensor x, Tensor cos, Tensor sin) -> Tensor",
     "apply_rotary_pos_emb": "(Tensor(a!) query, Tensor(b!) key, Tensor cos, Tensor sin, "
                             'str layout="BSND", str rotary_mode="half") -> ()',
 }
@@ -65,8 +80,8 @@ def _call(op, key, fn, api, tensors, args):
     kernels' one-shot calls."""
 
     def make():
-        descs = tuple(_native.describe(t) for t in tensors)
-        return descs, tuple(ctypes.byref(d) for d in descs)
+        descs = tuple(None if t is None else _native.describe(t) for t in tensors)
+        return descs, tuple(None if d is None else ctypes.byref(d) for d in descs)
 
     descs, refs = _native._prepared(key + tuple(_native._layout(t) for t in tensors), make)
     _native._bind(descs, tensors)
@@ -78,13 +93,13 @@ def _call(op, key, fn, api, tensors, args):
 
 def _plan(op, fn, api, tensors, package="ropekit"):
     """The fake kernels' (and front-ends') validation: fn(descriptors of the tensors'
-    layouts, &plan) makes a plan, destroyed at once; a layout with a size that has no hint
-    is left to the CPU kernel."""
-    descs = tuple(_native.describe_layout(t) for t in tensors)
-    if None in descs:
+    layouts, NULL for a None tensor, &plan) makes a plan, destroyed at once; a layout with
+    a size that has no hint is left to the CPU kernel."""
+    descs = tuple(None if t is None else _native.describe_layout(t) for t in tensors)
+    if any(d is None and t is not None for d, t in zip(descs, tensors)):
         return
     plan = ctypes.c_void_p()
-    status = fn(*(ctypes.byref(d) for d in descs), ctypes.byref(plan))
+    status = fn(*(None if d is None else ctypes.byref(d) for d in descs), ctypes.byref(plan))
     if status:
         _native._raise(status, api, op, package)
     _native._plan_destroy(plan)
@@ -103,6 +118,20 @@ def _check_rotate_out(op, x, r1, r2, out, mode, backward):
         _plan(op, lambda *a: _partial_rotary_out_plan(*a[:4], mode, 0, d, _DIRECTION[backward],
                                                       a[4]),
               "ropekit_partial_rotary_out_plan_create", (x, r1, r2, out))
+
+
+def _rotary_grad(op, dy, r1, r2, x, dx, dcos, dsin, mode):
+    """dx = dy rotated backward over [0, D); with x, dcos and dsin too
+    (ropekit_partial_rotary_grad)."""
+    _call(op, ("rotary_grad", op, mode), _partial_rotary_grad, "ropekit_partial_rotary_grad",
+          (dy, r1, r2, x, dx, dcos, dsin), (mode, 0, _last_dim(dy)))
+
+
+def _check_rotary_grad(op, dy, r1, r2, x, dx, dcos, dsin, mode):
+    d = concrete(_last_dim(dy))
+    if d is not None:
+        _plan(op, lambda *a: _partial_rotary_grad_plan(*a[:7], mode, 0, d, a[7]),
+              "ropekit_partial_rotary_grad_plan_create", (dy, r1, r2, x, dx, dcos, dsin))
 
 
 def _apply(op, query, key, cos, sin, mode):
@@ -126,6 +155,14 @@ def check_cann_rotary_position_embedding(package, op, x, r1, r2, mode):
     _plan(op, lambda dx, dc, ds, do, plan: _cann_rpe_plan(dx, dc, ds, mode, do, plan,
                                                           ctypes.byref(code)),
           _cann_api(_abi.ROPEKIT_CANN_ROTARY_POSITION_EMBEDDING), (x, r1, r2, x), package)
+
+
+def check_cann_interleave_rope(package, op, x, cos, sin):
+    """What aclnnInterleaveRope would refuse, refused: its CANN-rules plan on the layouts of
+    x, cos, sin and an out like x's."""
+    code = ctypes.c_int32()
+    _plan(op, lambda dx, dc, ds, do, plan: _cann_ir_plan(dx, dc, ds, do, plan, ctypes.byref(code)),
+          _cann_api(_abi.ROPEKIT_CANN_INTERLEAVE_ROPE), (x, cos, sin, x), package)
 
 
 def check_cann_apply_rotary(package, op, query, key, cos, sin, layout, rotary_mode):
@@ -179,37 +216,66 @@ _define_rotary_mul("rotary_mul", False, "input")
 _define_rotary_mul("rotary_mul_backward", True, "grad_output")
 
 
-def _permute_in(x, rotary_mode):
-    """The input in the output's pairing: interleave-half reads x interleaved and writes the
-    half layout (spec §15.2); the other modes read x where they write."""
-    if rotary_mode == "interleave-half":
-        return torch.cat((x[..., 0::2], x[..., 1::2]), dim=-1)
-    return x
+def _grad_args(op, dy, r1, r2, x, rotary_mode, devices):
+    mode = _rotary_args(op, dy, r1, r2, rotary_mode, "grad_output", devices)
+    if x is not None:
+        _args.tensor(op, "input", x, devices)
+    return mode
 
 
-def _rotate(y, rotary_mode):
-    """rotate(y) of y = x*cos + rotate(x)*sin in the output's layout: the partner of each
-    element, negated for the first of its pair (spec §3.3)."""
-    if rotary_mode == "interleave":
-        return torch.stack((-y[..., 1::2], y[..., 0::2]), dim=-1).flatten(-2)
-    if rotary_mode == "quarter":
-        q = y.unflatten(-1, (2, 2, -1))
-        return torch.cat((-q[..., 1:, :], q[..., :1, :]), dim=-2).flatten(-3)
-    h = y.shape[-1] // 2
-    return torch.cat((-y[..., h:], y[..., :h]), dim=-1)
+def _grad_outputs(dy, r1, r2, x):
+    """dx like dy; dcos and dsin of r1's and r2's shapes and dtypes when x is given."""
+    if x is None:
+        return torch.empty_like(dy), None, None
+    return torch.empty_like(dy), r1.new_empty(r1.shape), r2.new_empty(r2.shape)
 
 
-def cos_sin_grad(grad, x, r1, r2, rotary_mode, need_r1=True, need_r2=True):
-    """(dr1, dr2) of out = rotary_mul(x, r1, r2): out = r1 * P(x) + r2 * rotate(P(x)), P the
-    mode's input permutation, so dr1 = sum(grad * P(x)) and dr2 = sum(grad * rotate(P(x)))
-    over the dims r1 and r2 are broadcast along, accumulated in float32 (float64 when any
-    input is float64) and returned in r1's and r2's dtypes. (rotary_mul_backward's own
-    gradient in r1, r2 is this with x the incoming gradient of its output.)"""
-    wide = torch.float64 if torch.float64 in (grad.dtype, x.dtype, r1.dtype) else torch.float32
-    g, px = grad.to(wide), _permute_in(x.to(wide), rotary_mode)
-    dr1 = (g * px).sum_to_size(r1.shape).to(r1.dtype) if need_r1 else None
-    dr2 = (g * _rotate(px, rotary_mode)).sum_to_size(r2.shape).to(r2.dtype) if need_r2 else None
-    return dr1, dr2
+@_impl("rotary_mul_grad")
+def _(grad_output, r1, r2, input=None, rotary_mode="half"):  # noqa: A002 (the schema's name)
+    op = "rotary_mul_grad"
+    mode = _grad_args(op, grad_output, r1, r2, input, rotary_mode, _args.CPU_DEVICES)
+    outs = _grad_outputs(grad_output, r1, r2, input)
+    _rotary_grad(op, grad_output, r1, r2, input, *outs, mode)
+    return outs
+
+
+@_fake("rotary_mul_grad")
+def _(grad_output, r1, r2, input=None, rotary_mode="half"):  # noqa: A002
+    op = "rotary_mul_grad"
+    mode = _grad_args(op, grad_output, r1, r2, input, rotary_mode, _args.FAKE_DEVICES)
+    outs = _grad_outputs(grad_output, r1, r2, input)
+    _check_rotary_grad(op, grad_output, r1, r2, input, *outs, mode)
+    return outs
+
+
+# ---- InterleaveRope: rotary_mul in interleave-half mode ----
+
+_INTERLEAVE_HALF = "interleave-half"
+
+
+def _interleave_args(x, cos, sin, devices):
+    for name, t in (("x", x), ("cos", cos), ("sin", sin)):
+        _args.tensor("interleave_rope", name, t, devices)
+    return MODES[_INTERLEAVE_HALF]
+
+
+@_impl("interleave_rope")
+def _(x, cos, sin):
+    mode = _interleave_args(x, cos, sin, _args.CPU_DEVICES)
+    out = torch.empty_like(x)
+    _rotate_out("interleave_rope", x, cos, sin, out, mode, False)
+    return out
+
+
+@_fake("interleave_rope")
+def _(x, cos, sin):
+    mode = _interleave_args(x, cos, sin, _args.FAKE_DEVICES)
+    out = torch.empty_like(x)
+    _check_rotate_out("interleave_rope", x, cos, sin, out, mode, False)
+    return out
+
+
+# ---- autograd ----
 
 
 def _rotary_setup(ctx, inputs, output):
@@ -222,29 +288,76 @@ def _rotary_setup(ctx, inputs, output):
 
 
 def _rotary_mul_grad(ctx, grad):
+    """One rotary_mul_grad: dx, and dr1, dr2 when r1 or r2 needs a gradient (x given)."""
     x, r1, r2 = ctx.saved_tensors
     need = ctx.needs_input_grad
-    dx = ops.rotary_mul_backward(grad, r1, r2, ctx.rotary_mode) if need[0] else None
-    dr1, dr2 = (cos_sin_grad(grad, x, r1, r2, ctx.rotary_mode, need[1], need[2]) if ctx.cs
-                else (None, None))
-    return dx, dr1, dr2, None
+    dx, dr1, dr2 = ops.rotary_mul_grad(grad, r1, r2, x if ctx.cs else None, ctx.rotary_mode)
+    return (dx if need[0] else None, dr1 if need[1] else None, dr2 if need[2] else None, None)
 
 
 def _rotary_mul_backward_grad(ctx, grad):
     """rotary_mul_backward(g) = R^T g is linear in g, whose gradient is R grad; in r1, r2:
-    <grad, R^T g> = <R grad, g>, cos_sin_grad with the roles of g and x taken by g and grad."""
+    <grad, R^T g> = <R grad, g>, rotary_mul_grad's dr1, dr2 with g as the incoming gradient
+    and grad as the forward input."""
     g, r1, r2 = ctx.saved_tensors
     need = ctx.needs_input_grad
     dg = ops.rotary_mul(grad, r1, r2, ctx.rotary_mode) if need[0] else None
-    dr1, dr2 = (cos_sin_grad(g, grad, r1, r2, ctx.rotary_mode, need[1], need[2]) if ctx.cs
-                else (None, None))
-    return dg, dr1, dr2, None
+    dr1 = dr2 = None
+    if ctx.cs:
+        _, dr1, dr2 = ops.rotary_mul_grad(g, r1, r2, grad, ctx.rotary_mode)
+    return dg, dr1 if need[1] else None, dr2 if need[2] else None, None
 
 
-torch.library.register_autograd("ropekit::rotary_mul", _rotary_mul_grad,
-                                setup_context=_rotary_setup, lib=_LIB)
-torch.library.register_autograd("ropekit::rotary_mul_backward", _rotary_mul_backward_grad,
-                                setup_context=_rotary_setup, lib=_LIB)
+def _interleave_setup(ctx, inputs, output):
+    _rotary_setup(ctx, inputs, output)
+    ctx.rotary_mode = _INTERLEAVE_HALF
+
+
+def _interleave_rope_grad(ctx, grad):
+    return _rotary_mul_grad(ctx, grad)[:3]
+
+
+def _grad_setup(ctx, inputs, output):
+    dy, r1, r2 = inputs[:3]
+    x = inputs[3] if len(inputs) > 3 else None
+    ctx.rotary_mode = inputs[4] if len(inputs) > 4 else "half"
+    ctx.save_for_backward(dy, r1, r2, x)
+
+
+def _rotary_mul_grad_grad(ctx, gdx, gdr1, gdr2):
+    """rotary_mul_grad's own gradient (double backward of rotary_mul). Its outputs are
+    dx = R^T dy and, with x, dr1 = sum(dy * P(x)), dr2 = sum(dy * rotate(P(x))) (P the
+    mode's input permutation, sums over the broadcast dims). With R' the rotation by
+    (gdr1, gdr2): <gdr1, dr1> + <gdr2, dr2> = <dy, R' x>, and <gdx, R^T dy> = <R gdx, dy>,
+    so d dy = R gdx + R' x, d x = R'^T dy, and d r1, d r2 are rotary_mul_grad's own with
+    gdx as the forward input."""
+    dy, r1, r2, x = ctx.saved_tensors
+    # the trailing defaults (input, rotary_mode) may be left out of the inputs
+    given, mode = len(ctx.needs_input_grad), ctx.rotary_mode
+    need = tuple(ctx.needs_input_grad) + (False,) * (5 - given)
+    with_cs = x is not None and (gdr1 is not None or gdr2 is not None)
+    if with_cs:
+        gdr1 = torch.zeros_like(r1) if gdr1 is None else gdr1
+        gdr2 = torch.zeros_like(r2) if gdr2 is None else gdr2
+    d_dy = None
+    if need[0]:
+        parts = ([ops.rotary_mul(gdx, r1, r2, mode)] if gdx is not None else []) + (
+            [ops.rotary_mul(x, gdr1, gdr2, mode)] if with_cs else [])
+        d_dy = sum(parts[1:], parts[0]) if parts else None
+    d_r1 = d_r2 = None
+    if (need[1] or need[2]) and gdx is not None:
+        _, d_r1, d_r2 = ops.rotary_mul_grad(dy, r1, r2, gdx, mode)
+    d_x = ops.rotary_mul_backward(dy, gdr1, gdr2, mode) if need[3] and with_cs else None
+    return (d_dy, d_r1 if need[1] else None, d_r2 if need[2] else None, d_x, None)[:given]
+
+
+for _name, _setup, _backward in (("rotary_mul", _rotary_setup, _rotary_mul_grad),
+                                 ("rotary_mul_backward", _rotary_setup,
+                                  _rotary_mul_backward_grad),
+                                 ("rotary_mul_grad", _grad_setup, _rotary_mul_grad_grad),
+                                 ("interleave_rope", _interleave_setup, _interleave_rope_grad)):
+    torch.library.register_autograd(f"ropekit::{_name}", _backward, setup_context=_setup,
+                                    lib=_LIB)
 
 
 # ---- ApplyRotaryPosEmb: query and key in place ----
