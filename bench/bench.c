@@ -175,7 +175,7 @@ static int rkb_parse(int argc, char **argv, struct rkb_run *r) {
     if (!rkb_lists_valid(r->wanted, r->dtypes, r->styles, r->opt.faces))
         return 2;
     for (int i = 0; i < nbuiltin; i++)
-        if (rkb_in_list(r->wanted, builtin[i].id) || (r->wanted == NULL && ncustom == 0))
+        if (r->wanted ? rkb_in_list(r->wanted, builtin[i].id) : ncustom == 0)
             r->workloads[r->nworkloads++] = builtin[i];
     for (int i = 0; i < ncustom; i++)
         r->workloads[r->nworkloads++] = custom[i];

@@ -127,7 +127,7 @@ const struct rkb_dtype_choice *rkb_dtype_choices(int *count) {
 
 /* The whole-row operators' specs: "<prefix>:B,S,N,D[,cB,cS,cN]" (cos/sin [1,S,1,D]
  * unless given), "ir:B,N,S[,cS]" (x [B,N,S,64], cos/sin [B,1,cS,64], cS S unless given),
- * "apply:B,S,Nq,Nk,D" (BSND query and key, cos/sin [1,S,1,D]). */
+ * "apply:B,S,Nq,Nk,D" (BSND query and key, cos/sin [B,S,1,D]). */
 struct rkb_row_spec {
     const char *prefix;
     enum rkb_kind kind;
@@ -168,7 +168,7 @@ static bool rkb_parse_row_spec(const struct rkb_row_spec *rs, const char *args,
         if (n != 5 || v[4] % 2)
             return false;
         const int64_t q[4] = {v[0], v[1], v[2], v[4]}, k[4] = {v[0], v[1], v[3], v[4]},
-                      cs[4] = {1, v[1], 1, v[4]};
+                      cs[4] = {v[0], v[1], 1, v[4]};
         memcpy(w->x, q, sizeof q);
         memcpy(w->k, k, sizeof k);
         memcpy(w->cs, cs, sizeof cs);
