@@ -97,6 +97,14 @@ static void rk_load_row(double *dst, const char *src, int64_t col, ropekit_dtype
         return;
     case ROPEKIT_F16:
     case ROPEKIT_BF16:
+        if (dt == ROPEKIT_BF16 && col == (int64_t)sizeof(uint16_t)) {
+            for (int64_t j = 0; j < n; j++) {
+                uint16_t h;
+                memcpy(&h, src + j * (int64_t)sizeof h, sizeof h);
+                dst[j] = rk_bf16_to_f32(h);
+            }
+            return;
+        }
         for (int64_t j = 0; j < n; j++) {
             uint16_t h;
             memcpy(&h, src + j * col, sizeof h);
