@@ -20,12 +20,16 @@ static void rkb_usage(FILE *out) {
     fprintf(out,
             "usage: ropekit bench [options]\n\n"
             "Times the RoPE workloads (W1-W5 and the D1 decode step RopeWithSinCosCache,\n"
-            "P1-P3 and G2 InplacePartialRotaryMul) per dtype, style and thread count,\n"
+            "P1-P3 and G2 InplacePartialRotaryMul, I1 InterleaveRope, R1\n"
+            "RotaryPositionEmbedding, RG1 and RG2 its gradient without and with dcos/dsin,\n"
+            "A1 ApplyRotaryPosEmb) per dtype, style and thread count,\n"
             "through each face, in rounds interleaved with two baselines (ratios paired per\n"
             "round), and the scalar path:\n"
-            "  native      a plan made once, executed in place\n"
+            "  native      a plan made once, executed in place (I1, R1, RG1, RG2: out of\n"
+            "              place, the only form of their operators)\n"
             "  native_oop  the same with separate outputs (RopeWithSinCosCache)\n"
             "  aclnn       GetWorkspaceSize + execute + aclrtSynchronizeStream, in place\n"
+            "              (I1, R1, RG1, RG2: out of place, as the native face)\n"
             "  aclnn_oop   the same with separate outputs (RopeWithSinCosCache)\n"
             "  copy        memcpy of the same number of bytes (dense)\n"
             "  touch       read and write back in place just the bytes the op touches,\n"
@@ -38,7 +42,8 @@ static void rkb_usage(FILE *out) {
             "  --add SPEC         extra workload: rope:T,Hq,Hk,hs,R[,maxpos] or\n"
             "                     pr:B,S,N,D,start,end[,cB,cS,cN] (repeatable)\n"
             "  --dtype LIST       f32,f16,bf16,mixed,f64 (default: all but f64; f64: native only)\n"
-            "  --style LIST       neox,gptj,half,interleave (default: all that apply)\n"
+            "  --style LIST       neox,gptj,half,interleave,quarter,interleave-half\n"
+            "                     (default: all that apply)\n"
             "  --faces LIST       native,native_oop,aclnn,aclnn_oop (default: all that apply)\n"
             "  --host-openmp      run an OpenMP region of the host before every timed call,\n"
             "                     as a framework runs its own operators between calls\n"
@@ -49,24 +54,6 @@ static void rkb_usage(FILE *out) {
             "  --quick            shorter measurements\n"
             "  --json             machine-readable output on stdout\n");
 }
-
-static bool rkb_in_list(const char *list, const char *item) {
-    if (!list)
-        return true;
-    size_t n = strlen(item);
-    for (const char *p = list; *p;) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        if (len == n && strncmp(p, item, n) == 0)
-            return true;
-        p += len + (end ? 1 : 0);
-    }
-    return false;
-}
-
-/* The style names of --style, rope's then partial rotary's, in ropekit's enum order. */
-static const char *const rkb_rope_styles[2] = {"neox", "gptj"};
-static const char *const rkb_pr_styles[2] = {"half", "interleave"};
 
 /* Every item of a comma-separated option value must be one of `valid` (n names): else a
  * message that names the item and lists the valid ones, and false. */
@@ -107,9 +94,9 @@ static bool rkb_lists_valid(const char *workloads, const char *dtypes, const cha
         names[n++] = dt[i].name;
     if (!rkb_list_valid("--dtype", dtypes, names, n))
         return false;
-    const char *const styles_all[4] = {rkb_rope_styles[0], rkb_rope_styles[1], rkb_pr_styles[0],
-                                       rkb_pr_styles[1]};
-    if (!rkb_list_valid("--style", styles, styles_all, 4))
+    int nstyles;
+    const char *const *styles_all = rkb_style_names(&nstyles);
+    if (!rkb_list_valid("--style", styles, styles_all, nstyles))
         return false;
     n = 0;
     for (int f = 0; f < RKB_FACE_COUNT && n < MAX_NAMES; f++)
@@ -188,7 +175,7 @@ static int rkb_parse(int argc, char **argv, struct rkb_run *r) {
     if (!rkb_lists_valid(r->wanted, r->dtypes, r->styles, r->opt.faces))
         return 2;
     for (int i = 0; i < nbuiltin; i++)
-        if (rkb_in_list(r->wanted, builtin[i].id) || (r->wanted == NULL && ncustom == 0))
+        if (r->wanted ? rkb_in_list(r->wanted, builtin[i].id) : ncustom == 0)
             r->workloads[r->nworkloads++] = builtin[i];
     for (int i = 0; i < ncustom; i++)
         r->workloads[r->nworkloads++] = custom[i];
@@ -196,28 +183,23 @@ static int rkb_parse(int argc, char **argv, struct rkb_run *r) {
 }
 
 /* The configurations of one workload: dtype choices x styles that apply (the decode step:
- * bf16 NeoX only). */
+ * bf16 NeoX only; the other operators: the dtypes and styles their workload names). */
 static int rkb_configs(const struct rkb_run *r, const struct rkb_workload *w,
                        struct rkb_config *out) {
-    int n = 0;
-    const bool rope = w->kind == RKB_ROPE;
-    const int style_ids[2][2] = {{ROPEKIT_ROPE_NEOX, ROPEKIT_ROPE_GPTJ},
-                                 {ROPEKIT_ROTARY_HALF, ROPEKIT_ROTARY_INTERLEAVE}};
-    int ndt;
+    int n = 0, ndt, styles[4];
+    const int nstyles = rkb_workload_styles(w, r->styles, styles);
     const struct rkb_dtype_choice *rkb_dtypes = rkb_dtype_choices(&ndt);
     for (int d = 0; d < ndt; d++) {
         if (!rkb_in_list(r->dtypes, rkb_dtypes[d].name) ||
-            (!r->dtypes && !rkb_dtypes[d].by_default))
+            (!r->dtypes && !w->dtypes && !rkb_dtypes[d].by_default) ||
+            (w->dtypes && !rkb_in_list(w->dtypes, rkb_dtypes[d].name)))
             continue;
         if (w->latency && d != 2)
             continue;
-        for (int s = 0; s < 2; s++) {
-            if (!rkb_in_list(r->styles, rope ? rkb_rope_styles[s] : rkb_pr_styles[s]))
+        for (int s = 0; s < nstyles; s++) {
+            if (w->latency && styles[s] != ROPEKIT_ROPE_NEOX)
                 continue;
-            if (w->latency && s != 0)
-                continue;
-            struct rkb_config c = {w, rkb_dtypes[d].x, rkb_dtypes[d].cs, style_ids[rope ? 0 : 1][s],
-                                   RKB_NATIVE};
+            struct rkb_config c = {w, rkb_dtypes[d].x, rkb_dtypes[d].cs, styles[s], RKB_NATIVE};
             out[n++] = c;
         }
     }

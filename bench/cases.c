@@ -7,17 +7,24 @@
 
 #include "acl/acl.h"
 #include "aclnnop/aclnn_inplace_partial_rotary_mul.h"
+#include "aclnnop/aclnn_apply_rotary_pos_emb.h"
 #include "aclnnop/aclnn_inplace_partial_rotary_mul_grad.h"
+#include "aclnnop/aclnn_interleave_rope.h"
 #include "aclnnop/aclnn_rope_with_sin_cos_cache.h"
+#include "aclnnop/aclnn_rotary_position_embedding.h"
+#include "aclnnop/aclnn_rotary_position_embedding_grad.h"
 #include "testkit/half_bits.h"
 #include "workloads.h"
 
-enum { RKB_MAX_BUF = 6 };
+enum { RKB_MAX_BUF = 7, RKB_ROPE_BUF = 6 };
 
 struct rkb_case {
     struct rkb_config cfg;
-    ropekit_plan *plan;     /* native face */
-    void *buf[RKB_MAX_BUF]; /* pr: x cos sin; rope: positions q k cache [q_out k_out] */
+    ropekit_plan *plan; /* native face */
+    /* pr: x cos sin; rope: positions q k cache [q_out k_out]; InterleaveRope and
+     * RotaryPositionEmbedding: x cos sin out; its gradient: dy cos sin [x] dx dcos dsin;
+     * ApplyRotaryPosEmb: q k cos sin */
+    void *buf[RKB_MAX_BUF];
     aclTensor *tensor[RKB_MAX_BUF];
     aclIntArray *ints; /* pr: the slice; rope: mrope sections (NULL: rope) */
     aclrtStream stream;
@@ -109,7 +116,7 @@ static bool rkb_case_rope(struct rkb_case *k) {
     k->buf[3] = rkb_alloc(w->max_pos * w->rot_dim, k->cfg.cs_dtype);
     k->buf[4] = oop ? rkb_alloc(qn, k->cfg.x_dtype) : k->buf[1];
     k->buf[5] = oop ? rkb_alloc(kn, k->cfg.x_dtype) : k->buf[2];
-    for (int i = 0; i < RKB_MAX_BUF; i++)
+    for (int i = 0; i < RKB_ROPE_BUF; i++)
         if (!k->buf[i])
             return false;
     int64_t *pos = k->buf[0];
@@ -165,6 +172,117 @@ static bool rkb_case_rope(struct rkb_case *k) {
            ROPEKIT_OK;
 }
 
+/* Real rotations (cos^2 + sin^2 = 1) for the mode: in place, repeated runs keep x's
+ * magnitude. */
+static bool rkb_coeffs(struct rkb_case *k, void *cos, void *sin) {
+    const struct rkb_workload *w = k->cfg.w;
+    const int64_t cn = rkb_prod(w->cs, 4);
+    return cos && sin &&
+           ropekit_rotary_coeffs_build(cos, sin, k->cfg.cs_dtype, cn / w->cs[3], w->cs[3],
+                                       (ropekit_rotary_mode)k->cfg.style, 10000.0,
+                                       NULL) == ROPEKIT_OK;
+}
+
+/* A filled x-shaped buffer (seed 0: left unfilled, touched once so the first timed call
+ * does not page it in). */
+static void *rkb_x_buffer(const struct rkb_case *k, const int64_t *shape, uint32_t seed) {
+    const int64_t n = rkb_prod(shape, 4);
+    void *p = rkb_alloc(n, k->cfg.x_dtype);
+    if (p && seed)
+        rkb_fill(p, n, k->cfg.x_dtype, seed);
+    else if (p)
+        memset(p, 0, (size_t)n * ropekit_dtype_size(k->cfg.x_dtype));
+    return p;
+}
+
+/* InterleaveRope, RotaryPositionEmbedding and its gradient: whole rows out of place. */
+static bool rkb_case_rotary_out(struct rkb_case *k) {
+    const struct rkb_workload *w = k->cfg.w;
+    const bool grad = w->kind == RKB_RPE_GRAD, sums = grad && w->cs_grad;
+    const bool aclnn = k->cfg.face == RKB_ACLNN;
+    const int64_t cn = rkb_prod(w->cs, 4);
+    const ropekit_rotary_mode mode = (ropekit_rotary_mode)k->cfg.style;
+    const ropekit_dtype xd = k->cfg.x_dtype, cd = k->cfg.cs_dtype;
+    const int out = grad ? 4 : 3;
+    k->buf[0] = rkb_x_buffer(k, w->x, 1);
+    k->buf[1] = rkb_alloc(cn, cd);
+    k->buf[2] = rkb_alloc(cn, cd);
+    k->buf[out] = rkb_x_buffer(k, w->x, 0);
+    if (!k->buf[0] || !k->buf[out] || !rkb_coeffs(k, k->buf[1], k->buf[2]))
+        return false;
+    if (grad && (sums || aclnn)) { /* CANN's dcosOut and dsinOut are always given */
+        if (!(k->buf[5] = rkb_alloc(cn, cd)) || !(k->buf[6] = rkb_alloc(cn, cd)))
+            return false;
+        memset(k->buf[5], 0, (size_t)cn * ropekit_dtype_size(cd));
+        memset(k->buf[6], 0, (size_t)cn * ropekit_dtype_size(cd));
+    }
+    if (sums && !(k->buf[3] = rkb_x_buffer(k, w->x, 2)))
+        return false;
+    if (aclnn) {
+        for (int i = 0; i < RKB_MAX_BUF; i++)
+            if (k->buf[i])
+                k->tensor[i] = rkb_acl_tensor(k->buf[i], i == 1 || i == 2 || i >= 5 ? cd : xd, 4,
+                                              i == 1 || i == 2 || i >= 5 ? w->cs : w->x);
+        for (int i = 0; i < RKB_MAX_BUF; i++)
+            if (k->buf[i] && !k->tensor[i])
+                return false;
+        return rkb_acl_session(k);
+    }
+    ropekit_tensor t[RKB_MAX_BUF];
+    for (int i = 0; i < RKB_MAX_BUF; i++)
+        t[i] = ropekit_tensor_make(k->buf[i], i == 1 || i == 2 || i >= 5 ? cd : xd, 4,
+                                   i == 1 || i == 2 || i >= 5 ? w->cs : w->x, NULL);
+    if (grad)
+        return ropekit_partial_rotary_grad_plan_create(
+                   &t[0], &t[1], &t[2], sums ? &t[3] : NULL, &t[4], sums ? &t[5] : NULL,
+                   sums ? &t[6] : NULL, mode, w->start, w->end, &k->plan) == ROPEKIT_OK;
+    return ropekit_partial_rotary_out_plan_create(&t[0], &t[1], &t[2], &t[3], mode, w->start,
+                                                  w->end, ROPEKIT_FORWARD, &k->plan) == ROPEKIT_OK;
+}
+
+/* ApplyRotaryPosEmb: q and k in place (BSND). */
+static bool rkb_case_apply(struct rkb_case *k) {
+    const struct rkb_workload *w = k->cfg.w;
+    const int64_t cn = rkb_prod(w->cs, 4);
+    k->buf[0] = rkb_x_buffer(k, w->x, 1);
+    k->buf[1] = rkb_x_buffer(k, w->k, 2);
+    k->buf[2] = rkb_alloc(cn, k->cfg.cs_dtype);
+    k->buf[3] = rkb_alloc(cn, k->cfg.cs_dtype);
+    if (!k->buf[0] || !k->buf[1] || !rkb_coeffs(k, k->buf[2], k->buf[3]))
+        return false;
+    if (k->cfg.face == RKB_ACLNN) {
+        k->tensor[0] = rkb_acl_tensor(k->buf[0], k->cfg.x_dtype, 4, w->x);
+        k->tensor[1] = rkb_acl_tensor(k->buf[1], k->cfg.x_dtype, 4, w->k);
+        k->tensor[2] = rkb_acl_tensor(k->buf[2], k->cfg.cs_dtype, 4, w->cs);
+        k->tensor[3] = rkb_acl_tensor(k->buf[3], k->cfg.cs_dtype, 4, w->cs);
+        return k->tensor[0] && k->tensor[1] && k->tensor[2] && k->tensor[3] && rkb_acl_session(k);
+    }
+    ropekit_tensor q = ropekit_tensor_make(k->buf[0], k->cfg.x_dtype, 4, w->x, NULL);
+    ropekit_tensor kk = ropekit_tensor_make(k->buf[1], k->cfg.x_dtype, 4, w->k, NULL);
+    ropekit_tensor c = ropekit_tensor_make(k->buf[2], k->cfg.cs_dtype, 4, w->cs, NULL);
+    ropekit_tensor s = ropekit_tensor_make(k->buf[3], k->cfg.cs_dtype, 4, w->cs, NULL);
+    return ropekit_apply_rotary_plan_create(&q, &kk, &c, &s, (ropekit_rotary_mode)k->cfg.style,
+                                            ROPEKIT_FORWARD, &k->plan) == ROPEKIT_OK;
+}
+
+static bool rkb_kind_out_of_place(enum rkb_kind kind) {
+    return kind == RKB_INTERLEAVE_ROPE || kind == RKB_RPE || kind == RKB_RPE_GRAD;
+}
+
+static bool rkb_case_prepare(struct rkb_case *k) {
+    switch (k->cfg.w->kind) {
+    case RKB_ROPE:
+        return rkb_case_rope(k);
+    case RKB_PARTIAL_ROTARY:
+    case RKB_PARTIAL_GRAD:
+        return rkb_case_pr(k);
+    case RKB_APPLY:
+        return rkb_case_apply(k);
+    default:
+        return rkb_case_rotary_out(k);
+    }
+}
+
 struct rkb_case *rkb_case_new(const struct rkb_config *c) {
     struct rkb_case *k = calloc(1, sizeof *k);
     if (!k)
@@ -174,13 +292,13 @@ struct rkb_case *rkb_case_new(const struct rkb_config *c) {
         fprintf(stderr,
                 "ropekit bench: the %s face does not take %s at %s/%s (CANN's operators: no "
                 "float64; partial rotary in interleave mode; rope with one dtype and sizes "
-                "CANN aligns)\n",
+                "CANN aligns; the other operators with one dtype)\n",
                 rkb_face_name(c->face), c->w->id, ropekit_dtype_name(c->x_dtype),
                 ropekit_dtype_name(c->cs_dtype));
         rkb_case_free(k);
         return NULL;
     }
-    bool ok = c->w->kind == RKB_ROPE ? rkb_case_rope(k) : rkb_case_pr(k);
+    bool ok = rkb_case_prepare(k);
     if (!ok) {
         fprintf(stderr, "ropekit bench: cannot prepare %s (%s): %s\n", c->w->id,
                 rkb_face_name(c->face), ropekit_last_error());
@@ -191,7 +309,8 @@ struct rkb_case *rkb_case_new(const struct rkb_config *c) {
         ropekit_plan_describe(k->plan, k->desc, sizeof k->desc);
     else
         snprintf(k->desc, sizeof k->desc, "aclnn round trip (%s) on a created stream",
-                 c->face == RKB_ACLNN_OOP ? "out of place" : "in place");
+                 c->face == RKB_ACLNN_OOP || rkb_kind_out_of_place(c->w->kind) ? "out of place"
+                                                                               : "in place");
     return k;
 }
 
@@ -212,6 +331,28 @@ static void rkb_case_run_aclnn(struct rkb_case *k) {
             aclnnInplacePartialRotaryMulGradGetWorkspaceSize(t[0], t[1], t[2], 1, k->ints, &ws, &e);
         if (st == ACLNN_SUCCESS)
             st = aclnnInplacePartialRotaryMulGrad(NULL, ws, e, k->stream);
+        break;
+    case RKB_INTERLEAVE_ROPE:
+        st = aclnnInterleaveRopeGetWorkspaceSize(t[0], t[1], t[2], t[3], &ws, &e);
+        if (st == ACLNN_SUCCESS)
+            st = aclnnInterleaveRope(NULL, ws, e, k->stream);
+        break;
+    case RKB_RPE:
+        st = aclnnRotaryPositionEmbeddingGetWorkspaceSize(t[0], t[1], t[2], k->cfg.style, t[3], &ws,
+                                                          &e);
+        if (st == ACLNN_SUCCESS)
+            st = aclnnRotaryPositionEmbedding(NULL, ws, e, k->stream);
+        break;
+    case RKB_RPE_GRAD:
+        st = aclnnRotaryPositionEmbeddingGradGetWorkspaceSize(t[0], t[1], t[2], t[3], k->cfg.style,
+                                                              t[4], t[5], t[6], &ws, &e);
+        if (st == ACLNN_SUCCESS)
+            st = aclnnRotaryPositionEmbeddingGrad(NULL, ws, e, k->stream);
+        break;
+    case RKB_APPLY: /* layout 1: BSND */
+        st = aclnnApplyRotaryPosEmbGetWorkspaceSize(t[0], t[1], t[2], t[3], 1, &ws, &e);
+        if (st == ACLNN_SUCCESS)
+            st = aclnnApplyRotaryPosEmb(NULL, ws, e, k->stream);
         break;
     default: {
         aclTensor *qo = t[4] ? t[4] : t[1], *ko = t[5] ? t[5] : t[2];
@@ -245,6 +386,13 @@ void rkb_case_run(struct rkb_case *k) {
     } else if (k->cfg.w->kind == RKB_ROPE) {
         ropekit_rope_execute(k->plan, k->buf[0], k->buf[1], k->buf[2], k->buf[3], k->buf[4],
                              k->buf[5]);
+    } else if (k->cfg.w->kind == RKB_APPLY) {
+        ropekit_apply_rotary_execute(k->plan, k->buf[0], k->buf[1], k->buf[2], k->buf[3]);
+    } else if (k->cfg.w->kind == RKB_RPE_GRAD) {
+        ropekit_partial_rotary_grad_execute(k->plan, k->buf[0], k->buf[1], k->buf[2], k->buf[3],
+                                            k->buf[4], k->buf[5], k->buf[6]);
+    } else if (k->cfg.w->kind != RKB_PARTIAL_ROTARY && k->cfg.w->kind != RKB_PARTIAL_GRAD) {
+        ropekit_partial_rotary_out_execute(k->plan, k->buf[0], k->buf[1], k->buf[2], k->buf[3]);
     } else {
         ropekit_partial_rotary_execute(k->plan, k->buf[0], k->buf[1], k->buf[2]);
     }
@@ -265,7 +413,8 @@ void rkb_case_free(struct rkb_case *k) {
     for (int i = 0; i < RKB_MAX_BUF; i++) {
         if (k->tensor[i])
             aclDestroyTensor(k->tensor[i]);
-        if (i < 4 || k->buf[i] != k->buf[i - 3]) /* rope in place: outputs are the inputs */
+        if (k->cfg.w->kind != RKB_ROPE || i < 4 ||
+            k->buf[i] != k->buf[i - 3]) /* rope in place: outputs are the inputs */
             free(k->buf[i]);
     }
     if (k->stream)

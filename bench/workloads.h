@@ -11,7 +11,13 @@
 enum rkb_kind {
     RKB_PARTIAL_ROTARY, /* InplacePartialRotaryMul forward */
     RKB_PARTIAL_GRAD,   /* its gradient */
-    RKB_ROPE            /* RopeWithSinCosCache */
+    RKB_ROPE,           /* RopeWithSinCosCache */
+    /* The operators below have no in-place form but ApplyRotaryPosEmb: their native and
+     * aclnn faces are their out-of-place calls (x read, out written). */
+    RKB_INTERLEAVE_ROPE, /* InterleaveRope: whole row, interleave-half mode */
+    RKB_RPE,             /* RotaryPositionEmbedding: whole row */
+    RKB_RPE_GRAD,        /* RotaryPositionEmbeddingGrad: dx (and dcos, dsin with cs_grad) */
+    RKB_APPLY            /* ApplyRotaryPosEmb: q and k in place, rotate-half */
 };
 
 /* The path a call takes. */
@@ -31,10 +37,14 @@ struct rkb_workload {
     char id[16];
     char what[128];
     enum rkb_kind kind;
-    bool in_cache; /* small enough to stay in cache: judged against in-cache targets */
-    bool latency;  /* a decode step judged by its aclnn round-trip time */
-    int64_t x[4];  /* partial rotary: x shape */
-    int64_t cs[4]; /* cos/sin shape */
+    bool in_cache;      /* small enough to stay in cache: judged against in-cache targets */
+    bool latency;       /* a decode step judged by its aclnn round-trip time */
+    int64_t x[4];       /* partial rotary family: x shape (apply rotary: query) */
+    int64_t k[4];       /* apply rotary: key shape */
+    bool cs_grad;       /* rotary gradient: dcos and dsin too */
+    const char *dtypes; /* the dtype choices it is measured at (NULL: the defaults) */
+    const char *styles; /* the styles it is measured at (NULL: the kind's two) */
+    int64_t cs[4];      /* cos/sin shape */
     int64_t start, end;
     int64_t tokens, q_heads, k_heads, head_size, rot_dim, max_pos; /* rope */
     int nsec;
@@ -50,13 +60,24 @@ struct rkb_config {
 };
 
 const char *rkb_style_name(const struct rkb_config *c);
+
+/* The style names --style takes: rope's, then the rotary modes in ropekit's enum order. */
+const char *const *rkb_style_names(int *count);
+
+/* The styles a workload is measured at (ropekit_rope_style or ropekit_rotary_mode values,
+ * at most 4), filtered by a comma-separated list of names (NULL: all). */
+int rkb_workload_styles(const struct rkb_workload *w, const char *wanted, int *out);
+
+/* Whether `name` is in a comma-separated list (NULL: every name is). */
+bool rkb_in_list(const char *list, const char *name);
 const char *rkb_face_name(enum rkb_face face);
 
 /* Whether the configuration can take its face: the aclnn faces have CANN's restrictions
- * (interleave mode only for partial rotary, one dtype for rope's q, k and cache). */
+ * (interleave mode only for InplacePartialRotaryMul, one dtype for rope's q, k and cache
+ * and for the other operators' tensors). */
 bool rkb_face_applies(const struct rkb_config *c);
 
-/* The built-in workloads (W1-W5, P1-P3, G2, D1). */
+/* The built-in workloads (W1-W5, P1-P3, G2, D1, I1, R1, RG1, RG2, A1). */
 const struct rkb_workload *rkb_builtin(int *count);
 
 /* A built-in id (e.g. "W4") or a spec rkb_parse_workload takes. */

@@ -31,7 +31,7 @@ struct tk_verify_result {
 };
 
 /* X(name, weight): weight is the suite's relative share of the cases. */
-#define TK_VERIFY_SUITES(X) X(partial_rotary, 1) X(rope, 1)
+#define TK_VERIFY_SUITES(X) X(partial_rotary, 1) X(rope, 1) X(rotary_ops, 1)
 
 #define TK_VERIFY_SUITE_DECLARE_(name, weight)                                                     \
     void tk_verify_case_##name(const struct tk_verify_env *env, struct tk_rng *rng,                \

@@ -61,7 +61,10 @@ int tk_cmd_demo(int argc, char **argv) {
                    "(bf16, fp16, fp32), multimodal rope through the V2 API (sectioned and\n"
                    "interleaved), Llama-3-8B decode and prefill steps on a Llama-3-scaled cache\n"
                    "through both faces, a Qwen2.5-VL prefill and a GPT-J partial-rotary step\n"
-                   "through the native API. Each row is checked against a float64 reference\n"
+                   "through the native API. Then a section per newer aclnn operator\n"
+                   "(RotaryPositionEmbedding, its Grad, ApplyRotaryPosEmb and V2,\n"
+                   "InterleaveRope): what it does, one small call, its first values beside a\n"
+                   "scalar computed in the demo. Each row is checked against a float64 reference\n"
                    "within the bound of docs/spec.md section 6 (err/bnd <= 1), bytes that are\n"
                    "not rotated must be unchanged, and each is timed (median microseconds per\n"
                    "call). Exits 1 if any row fails.\n");

@@ -12,8 +12,13 @@ static void tk_explain_usage(FILE *out) {
     fprintf(out,
             "usage: ropekit explain SPEC [SPEC...]\n\n"
             "Prints the plan for each problem, under every ISA cap the CPU supports.\n"
-            "SPEC: rope:T,Hq,Hk,hs,R[,maxpos] (bf16 NeoX, in place) or\n"
-            "      pr:B,S,N,D,start,end[,cB,cS,cN] (bf16 interleave), or a bench id (W1..P3).\n");
+            "SPEC: rope:T,Hq,Hk,hs,R[,maxpos] (bf16 NeoX, in place),\n"
+            "      pr:B,S,N,D,start,end[,cB,cS,cN] (bf16 interleave),\n"
+            "      rpe:B,S,N,D[,cB,cS,cN] (RotaryPositionEmbedding, bf16 half, cos/sin\n"
+            "      [1,S,1,D] unless given), rpeg:... and rpegcs:... (its gradient: dx; dx, dcos\n"
+            "      and dsin), ir:B,N,S[,cS] (InterleaveRope, x [B,N,S,64], bf16),\n"
+            "      apply:B,S,Nq,Nk,D (ApplyRotaryPosEmb, BSND, bf16 half),\n"
+            "      or a bench id (W1..W5, P1..P3, G2, D1, I1, R1, RG1, RG2, A1).\n");
 }
 
 int tk_cmd_explain(int argc, char **argv) {
@@ -31,9 +36,11 @@ int tk_cmd_explain(int argc, char **argv) {
             status = TK_EXIT_USAGE;
             continue;
         }
+        int styles[4];
+        rkb_workload_styles(&w, NULL, styles);
+        const bool pr = w.kind == RKB_PARTIAL_ROTARY || w.kind == RKB_PARTIAL_GRAD;
         struct rkb_config c = {&w, ROPEKIT_BF16, ROPEKIT_BF16,
-                               w.kind == RKB_ROPE ? ROPEKIT_ROPE_NEOX : ROPEKIT_ROTARY_INTERLEAVE,
-                               RKB_NATIVE};
+                               pr ? ROPEKIT_ROTARY_INTERLEAVE : styles[0], RKB_NATIVE};
         printf("%s: %s\n", argv[i], w.what);
         for (int isa = (int)ropekit_isa_detected(); isa >= 0; isa--) {
             ropekit_set_max_isa((ropekit_isa)isa);

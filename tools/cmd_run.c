@@ -17,10 +17,16 @@ static void tk_run_usage(FILE *out) {
             "with a plan made once; aclnn: the whole round trip each time) with the\n"
             "settings the environment gives (ROPEKIT_NUM_THREADS, ROPEKIT_MAX_ISA), e.g.\n"
             "  ROPEKIT_MAX_ISA=avx2 valgrind --tool=callgrind ropekit run W1 --count 12\n"
-            "SPEC: a bench id (W1..P3, G2) or rope:T,Hq,Hk,hs,R[,maxpos] or\n"
-            "      pr:B,S,N,D,start,end[,cB,cS,cN].\n"
+            "SPEC: a bench id (W1..W5, P1..P3, G2, D1, I1, R1, RG1, RG2, A1) or\n"
+            "      rope:T,Hq,Hk,hs,R[,maxpos] or pr:B,S,N,D,start,end[,cB,cS,cN] or\n"
+            "      rpe:B,S,N,D[,cB,cS,cN] (RotaryPositionEmbedding; cos/sin [1,S,1,D] unless\n"
+            "      given) or rpeg:... / rpegcs:... (its gradient: dx / dx, dcos and dsin) or\n"
+            "      ir:B,N,S[,cS] (InterleaveRope, x [B,N,S,64]) or apply:B,S,Nq,Nk,D\n"
+            "      (ApplyRotaryPosEmb, BSND).\n"
             "S: neox or gptj (rope; default neox), half, interleave, quarter or\n"
-            "   interleave-half (partial rotary; default half).\n");
+            "   interleave-half (the others; default half, InterleaveRope's\n"
+            "   interleave-half). The aclnn face of RotaryPositionEmbedding[Grad] and\n"
+            "   InterleaveRope is out of place, as their native face.\n");
 }
 
 static const char *const tk_rope_styles[2] = {"neox", "gptj"}; /* ropekit_rope_style values */
@@ -50,7 +56,9 @@ int tk_cmd_run(int argc, char **argv) {
     int64_t count = 1;
     int ndt;
     const struct rkb_dtype_choice *dtypes = rkb_dtype_choices(&ndt);
-    struct rkb_config c = {&w, ROPEKIT_BF16, ROPEKIT_BF16, 0, RKB_NATIVE};
+    int styles[4];
+    rkb_workload_styles(&w, NULL, styles);
+    struct rkb_config c = {&w, ROPEKIT_BF16, ROPEKIT_BF16, styles[0], RKB_NATIVE};
     for (int i = 2; i < argc; i++) {
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (tk_cli_option_is(argv[i], "--count")) {

@@ -37,7 +37,7 @@ struct demo_env {
  * and about 20 ms. A call returning non-zero stops the timing; the result is then < 0. */
 double demo_time_us(int (*fn)(void *ctx), void *ctx);
 
-#define TK_DEMO_SUITES(X) X(partial_rotary) X(rope)
+#define TK_DEMO_SUITES(X) X(partial_rotary) X(rope) X(rotary_ops)
 
 #define TK_DEMO_SUITE_DECLARE_(name)                                                               \
     void demo_suite_##name(const struct demo_env *env, struct demo_table *table);

@@ -72,10 +72,19 @@ int64_t rk_csg_scratch_bytes(const struct rk_csg_plan *cs) {
     return 4 * cs->len * (int64_t)sizeof(double); /* x row, dy row, two sums */
 }
 
-/* n elements of a row (byte stride `col`) of dtype `dt`, as float64. */
+/* n elements of a row (byte stride `col`) of dtype `dt`, as float64. A dense row has its
+ * own loop (the same conversions, which the compiler can vectorize). */
 static void rk_load_row(double *dst, const char *src, int64_t col, ropekit_dtype dt, int64_t n) {
     switch (dt) {
     case ROPEKIT_F32:
+        if (col == (int64_t)sizeof(float)) {
+            for (int64_t j = 0; j < n; j++) {
+                float v;
+                memcpy(&v, src + j * (int64_t)sizeof(float), sizeof v);
+                dst[j] = v;
+            }
+            return;
+        }
         for (int64_t j = 0; j < n; j++) {
             float v;
             memcpy(&v, src + j * col, sizeof v);
@@ -88,6 +97,14 @@ static void rk_load_row(double *dst, const char *src, int64_t col, ropekit_dtype
         return;
     case ROPEKIT_F16:
     case ROPEKIT_BF16:
+        if (dt == ROPEKIT_BF16 && col == (int64_t)sizeof(uint16_t)) {
+            for (int64_t j = 0; j < n; j++) {
+                uint16_t h;
+                memcpy(&h, src + j * (int64_t)sizeof h, sizeof h);
+                dst[j] = rk_bf16_to_f32(h);
+            }
+            return;
+        }
         for (int64_t j = 0; j < n; j++) {
             uint16_t h;
             memcpy(&h, src + j * col, sizeof h);
