@@ -150,8 +150,9 @@ static ropekit_status rk_step_d(const struct rk_rm_ctx *c, int *rule) {
     return ROPEKIT_OK;
 }
 
-/* Row BROADCAST: each leading dim of cos 1 or x's; CANN's interleave mode takes cos that
- * broadcasts over two of the three leading dims (x's dims of size 1 count as either). */
+/* Row BROADCAST: each leading dim of cos 1 or x's; with the policy's interleave_bcast,
+ * mode 1 takes cos that broadcasts over two of the three leading dims (x's dims of size
+ * 1 count as either). */
 static ropekit_status rk_step_broadcast(const struct rk_rm_ctx *c, int *rule) {
     const char *api = c->p->api;
     const ropekit_tensor *x = c->t[RK_RM_X], *cs = c->t[RK_RM_COS];

@@ -30,8 +30,8 @@ struct rk_rm_policy {
     int64_t max_d;         /* 0: any D */
     bool require_d_even;   /* D even */
     unsigned mode_mask;    /* 0: the problem has no mode; else bit m: mode m allowed */
-    bool interleave_bcast; /* mode 1 (interleave): cos broadcast over two of the three
-                              leading dims, as CANN's rotate-matrix tiling requires */
+    bool interleave_bcast; /* mode 1 (interleave): cos broadcast over two of x's three
+                              leading dims */
 };
 
 struct rk_rm_problem {
