@@ -347,6 +347,32 @@ ROPEKIT_API ropekit_status ropekit_apply_rotary(const ropekit_tensor *query,
                                                 const ropekit_tensor *sin, ropekit_rotary_mode mode,
                                                 ropekit_direction direction);
 
+/* ---- Rotary matrix (aclnnRotaryPositionEmbeddingV2's rotate: any linear rotation) ----
+ *
+ * Per row v of x's last dim D: out = v*cos + (v @ rotate)*sin, rotate a [D, D] matrix
+ * (any strides) the caller builds: a rotation mode's signed permutation, several of them
+ * on the diagonal for a row split into parts, or any other. x any rank >= 1, strides and
+ * float dtype (float64 included); cos, sin, rotate and out of x's dtype; cos and sin of
+ * x's rank, last dim D, each leading dim 1 or x's; out x's shape with its own strides, or
+ * x itself (in place). v @ rotate sums exact float64 products in row order, rounded once
+ * to fp32 (float64 stays float64), then SPEC §1's products and add: the same bytes on
+ * every thread count and CPU. Work is D*D multiply-adds per row. SPEC §15.5. */
+ROPEKIT_API ropekit_status ropekit_rotary_matrix(const ropekit_tensor *x, const ropekit_tensor *cos,
+                                                 const ropekit_tensor *sin,
+                                                 const ropekit_tensor *rotate,
+                                                 const ropekit_tensor *out);
+
+/* Plans the rotary matrix for these shapes, strides and dtypes (data pointers ignored). */
+ROPEKIT_API ropekit_status ropekit_rotary_matrix_plan_create(
+    const ropekit_tensor *x, const ropekit_tensor *cos, const ropekit_tensor *sin,
+    const ropekit_tensor *rotate, const ropekit_tensor *out, ropekit_plan **plan);
+
+/* Runs a rotary-matrix plan on the given data: checks the pointers and that out is x or
+ * shares no byte with it, cos, sin or rotate, then writes out; on failure nothing. */
+ROPEKIT_API ropekit_status ropekit_rotary_matrix_execute(const ropekit_plan *plan, const void *x,
+                                                         const void *cos, const void *sin,
+                                                         const void *rotate, void *out);
+
 /* ---- Rope with a cos/sin cache (RopeWithSinCosCache, vLLM's rotary_embedding) ----
  *
  * Tokens are laid out by the token dims: [T], or batched [B, S]. positions (int64) are

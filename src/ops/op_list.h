@@ -7,6 +7,7 @@
     X(partial_rotary, PARTIAL_ROTARY)                                                              \
     X(rope, ROPE)                                                                                  \
     X(apply_rotary, APPLY_ROTARY)                                                                  \
-    X(rotary_grad, ROTARY_GRAD)
+    X(rotary_grad, ROTARY_GRAD)                                                                    \
+    X(rotary_matrix, ROTARY_MATRIX)
 
 #endif /* ROPEKIT_OPS_OP_LIST_H_ */

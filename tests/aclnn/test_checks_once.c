@@ -19,6 +19,8 @@
 #include "aclnnop/aclnn_rope_with_sin_cos_cache_v2.h"
 #include "ops/apply_rotary/apply_rotary.h"
 #include "aclnnop/aclnn_rotary_position_embedding.h"
+#include "aclnnop/aclnn_rotary_position_embedding_v2.h"
+#include "ops/rotary_matrix/rotary_matrix.h"
 #include "ops/check_count.h"
 #include "ops/partial_rotary/partial_rotary.h"
 #include "ops/rope/rope.h"
@@ -326,6 +328,36 @@ static void test_aclnn_rotary_position_embedding_checks_once(void **state) {
     pr_call_free(&c);
 }
 
+/* aclnnRotaryPositionEmbeddingV2 with a rotate matrix: every rule of the rotary-matrix
+ * operator once in phase 1, nothing at the launch. */
+static void test_aclnn_rotary_matrix_checks_once(void **state) {
+    (void)state;
+    static const int rm_rules[] = {
+        RK_RM_RULE_NULL,   RK_RM_RULE_LAYOUT,    RK_RM_RULE_DATA_NULL, RK_RM_RULE_X_DTYPE,
+        RK_RM_RULE_DTYPE,  RK_RM_RULE_MODE,      RK_RM_RULE_RANK,      RK_RM_RULE_OUT_SHAPE,
+        RK_RM_RULE_MAX_D,  RK_RM_RULE_D_EVEN,    RK_RM_RULE_CS_SHAPE,  RK_RM_RULE_ROTATE_SHAPE,
+        RK_RM_RULE_CS_LEN, RK_RM_RULE_BROADCAST, RK_RM_RULE_OVERLAP,
+    };
+    struct pr_call c;
+    pr_call_make(&c);
+    float out[32], rot[64] = {0};
+    const int64_t xd[4] = {1, 2, 2, 8}, xs[4] = {32, 16, 8, 1}, rd[2] = {8, 8}, rs[2] = {8, 1};
+    aclTensor *to = aclCreateTensor(xd, 4, ACL_FLOAT, xs, 0, ACL_FORMAT_ND, xd, 4, out);
+    aclTensor *tr = aclCreateTensor(rd, 2, ACL_FLOAT, rs, 0, ACL_FORMAT_ND, rd, 2, rot);
+    uint64_t ws = 0;
+    aclOpExecutor *e = NULL;
+    rk_check_count_reset();
+    assert_int_equal(
+        aclnnRotaryPositionEmbeddingV2GetWorkspaceSize(c.tx, c.tc, c.ts, 0, tr, to, &ws, &e),
+        ACLNN_SUCCESS);
+    assert_int_equal(aclnnRotaryPositionEmbeddingV2(NULL, 0, e, NULL), ACLNN_SUCCESS);
+    assert_int_equal(aclrtSynchronizeStream(NULL), ACL_SUCCESS);
+    EXPECT(RK_OP_ROTARY_MATRIX, 1, rm_rules, RK_RM_RULE_COUNT, "phase 1 + launch");
+    aclDestroyTensor(tr);
+    aclDestroyTensor(to);
+    pr_call_free(&c);
+}
+
 /* aclnnInterleaveRope: x [1, 2, 2, 64], cos/sin [1, 1, 2, 64] f16; its order checks the
  * empty x and D = 64, not the mode, D's bound or parity. */
 static void test_aclnn_interleave_rope_checks_once(void **state) {
@@ -474,6 +506,7 @@ int main(void) {
         cmocka_unit_test(test_aclnn_apply_rotary_checks_once),
         cmocka_unit_test(test_native_apply_rotary_checks_once),
         cmocka_unit_test(test_aclnn_rotary_position_embedding_checks_once),
+        cmocka_unit_test(test_aclnn_rotary_matrix_checks_once),
         cmocka_unit_test(test_aclnn_interleave_rope_checks_once),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

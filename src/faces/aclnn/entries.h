@@ -13,6 +13,8 @@ extern const struct rk_aclnn_entry rk_aclnn_rope_with_sin_cos_cache_v2;
 extern const struct rk_aclnn_entry rk_aclnn_apply_rotary_pos_emb;
 extern const struct rk_aclnn_entry rk_aclnn_apply_rotary_pos_emb_v2;
 extern const struct rk_aclnn_entry rk_aclnn_rotary_position_embedding;
+extern const struct rk_aclnn_entry rk_aclnn_rotary_position_embedding_v2;
+extern const struct rk_aclnn_entry rk_aclnn_rotary_position_embedding_v2_matrix;
 extern const struct rk_aclnn_entry rk_aclnn_rotary_position_embedding_grad;
 extern const struct rk_aclnn_entry rk_aclnn_interleave_rope;
 

@@ -150,6 +150,12 @@ static void rk_exec_task_run(void *arg, struct rk_task_result *result) {
     rk_exec_run(arg, result);
 }
 
+bool rk_executor_made_by(const aclOpExecutor *executor, const struct rk_aclnn_entry *entry) {
+    uint64_t tag = 0;
+    return executor && rk_registry_find(&rk_executors, executor, &tag) &&
+           tag == (uint64_t)(uintptr_t)entry;
+}
+
 aclnnStatus rk_executor_launch(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                                aclrtStream stream, const struct rk_aclnn_entry *entry) {
     uint64_t tag = 0;

@@ -6,6 +6,7 @@
 #ifndef ROPEKIT_FACES_ACLNN_EXECUTOR_H_
 #define ROPEKIT_FACES_ACLNN_EXECUTOR_H_
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "acl/acl_base.h"
@@ -56,6 +57,10 @@ aclnnStatus rk_executor_prepare(const struct rk_aclnn_entry *entry, const void *
  * work. A non-repeatable executor is consumed, also on failure. */
 aclnnStatus rk_executor_launch(void *workspace, uint64_t workspaceSize, aclOpExecutor *executor,
                                aclrtStream stream, const struct rk_aclnn_entry *entry);
+
+/* True when `executor` is a live executor made by `entry`'s phase 1 (for a phase 2 that
+ * launches the executors of several entries). */
+bool rk_executor_made_by(const aclOpExecutor *executor, const struct rk_aclnn_entry *entry);
 
 /* Defines phase 2 of an entry point: `name` launches executors of `entry`. */
 #define RK_ACLNN_PHASE2(name, entry)                                                               \

@@ -40,17 +40,19 @@ const struct rk_pr_policy rk_aclnn_rpe_policy = {
     .order_len = sizeof rk_rpe_order / sizeof rk_rpe_order[0],
 };
 
-/* IR: inputs x (0), cos (1), sin (2); output y (0). */
-const struct rk_aclnn_entry rk_aclnn_rotary_position_embedding = {
-    .name = "aclnnRotaryPositionEmbedding",
-    .phase1_name = "aclnnRotaryPositionEmbeddingGetWorkspaceSize",
-    .op = &rk_op_partial_rotary,
-    .policy = &rk_aclnn_rpe_policy,
-    .codes = rk_rpe_codes,
-    .faults = rk_rpe_faults,
-    .input_slot = {RK_PR_X, RK_PR_COS, RK_PR_SIN, -1, -1, -1, -1, -1},
-    .output_slot = {RK_PR_OUT, -1, -1, -1, -1, -1, -1, -1},
-};
+/* IR: inputs x (0), cos (1), sin (2); output y (0). aclnnRotaryPositionEmbeddingV2 without
+ * its rotate matrix is this entry under V2's names. */
+#define RK_RPE_ENTRY(api)                                                                          \
+    {                                                                                              \
+        .name = api, .phase1_name = api "GetWorkspaceSize", .op = &rk_op_partial_rotary,           \
+        .policy = &rk_aclnn_rpe_policy, .codes = rk_rpe_codes, .faults = rk_rpe_faults,            \
+        .input_slot = {RK_PR_X, RK_PR_COS, RK_PR_SIN, -1, -1, -1, -1, -1},                         \
+        .output_slot = {RK_PR_OUT, -1, -1, -1, -1, -1, -1, -1},                                    \
+    }
+const struct rk_aclnn_entry rk_aclnn_rotary_position_embedding =
+    RK_RPE_ENTRY("aclnnRotaryPositionEmbedding");
+const struct rk_aclnn_entry rk_aclnn_rotary_position_embedding_v2 =
+    RK_RPE_ENTRY("aclnnRotaryPositionEmbeddingV2");
 
 struct rk_pr_problem rk_aclnn_rpe_problem(const ropekit_tensor *x, const ropekit_tensor *cos,
                                           const ropekit_tensor *sin, int64_t mode,

@@ -46,4 +46,29 @@
     X(CS_GRAD_SHAPE, INNER_TILING_ERROR, RT_FAILURE)                                               \
     X(CS_GRAD_OVERLAP, PARAM_INVALID, RT_FAILURE)
 
+/* The largest D of CANN's rotate-matrix tiling (aclnnRotaryPositionEmbeddingV2 with a
+ * rotate matrix). */
+#define ROPEKIT_CANN_ROTARY_MATRIX_MAX_D 896
+
+/* aclnnRotaryPositionEmbeddingV2 with a rotate matrix (SPEC §15.4), one row per rule of
+ * the rotary-matrix table (src/ops/rotary_matrix/rules.h): the op definition's nulls
+ * (161001) and dtypes (161002), the tiling's mode and shapes (561002). */
+#define RK_ACLNN_RPE_MATRIX_CODES(X)                                                               \
+    X(NULL, PARAM_NULLPTR, RT_FAILURE)                                                             \
+    X(LAYOUT, PARAM_INVALID, RT_FAILURE)                                                           \
+    X(DATA_NULL, PARAM_NULLPTR, RT_FAILURE)                                                        \
+    X(X_DTYPE, PARAM_INVALID, RT_FAILURE)                                                          \
+    X(DTYPE, PARAM_INVALID, RT_FAILURE)                                                            \
+    X(MODE, INNER_TILING_ERROR, RT_FAILURE)                                                        \
+    X(RANK, INNER_TILING_ERROR, RT_FAILURE)                                                        \
+    X(OUT_SHAPE, INNER_TILING_ERROR, RT_FAILURE)                                                   \
+    X(MAX_D, INNER_TILING_ERROR, RT_FAILURE)                                                       \
+    X(D_EVEN, INNER_TILING_ERROR, RT_FAILURE)                                                      \
+    X(CS_SHAPE, INNER_TILING_ERROR, RT_FAILURE)                                                    \
+    X(ROTATE_SHAPE, INNER_TILING_ERROR, RT_FAILURE)                                                \
+    X(CS_LEN, INNER_TILING_ERROR, RT_FAILURE)                                                      \
+    X(BROADCAST, INNER_TILING_ERROR, RT_FAILURE)                                                   \
+    X(OVERLAP, PARAM_INVALID, RT_FAILURE)                                                          \
+    X(NO_MEMORY, INNER, BAD_ALLOC)
+
 #endif /* ROPEKIT_FACES_ACLNN_ROTARY_POSITION_EMBEDDING_CANN_H_ */
