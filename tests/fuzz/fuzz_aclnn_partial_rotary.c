@@ -503,7 +503,8 @@ static void decode_rotary(fz_input *in, call *k) {
     tdesc *x = &k->t[T_X], *c = &k->t[T_COS], *s = &k->t[T_SIN], *o = &k->t[T_OUT];
     k->nt = k->op == OP_RPE_GRAD ? NT : 4;
     const int64_t x0 = read_lead(in, 4), x1 = read_lead(in, 4), x2 = read_lead(in, 4);
-    int64_t d = fz_u8(in) < 64 ? 64 : 2 * fz_range(in, 1, 40);
+    const uint8_t dk = fz_u8(in);
+    int64_t d = dk < 64 ? 64 : dk < 96 ? 128 : 2 * fz_range(in, 1, 40);
     if (fz_u8(in) >= 240)
         d = fz_range(in, 0, 130); /* odd, 0 or not a multiple of 4 */
     set_dims4(x, x0, x1, x2, d);
