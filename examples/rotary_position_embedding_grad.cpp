@@ -85,8 +85,8 @@ int64_t Check(const std::vector<float> &dy, const std::vector<float> &x,
         const int64_t s = row / N % S;
         const float *g = &dy[row * D], *v = &x[row * D];
         const float *c = &cosv[s * D], *sn = &sinv[s * D];
-        for (int64_t j = 0; j < H;
-             j++) { // dx: w[j] = c g[j] + s' g[j+h], w[j+h] = c' g[j+h] - s g[j]
+        // dx: w[j] = c[j] g[j] + s[j+h] g[j+h], w[j+h] = c[j+h] g[j+h] - s[j] g[j].
+        for (int64_t j = 0; j < H; j++) {
             const double t[4] = {
                 c[j] * static_cast<double>(g[j]), sn[j + H] * static_cast<double>(g[j + H]),
                 c[j + H] * static_cast<double>(g[j + H]), sn[j] * static_cast<double>(g[j])};
