@@ -1,7 +1,7 @@
 /* aclnnInterleaveRope: out = x rotated over its whole last dim in interleave-half mode (the
  * even elements of each row, then the odd ones, rotated as halves); x [B, N, S, 64], cos and
  * sin [B, 1, S, 64] or [B, 1, 1, 64], out x's shape, all f16 or all bf16. Contract: SPEC
- * section 16. */
+ * section 17. */
 #ifndef ROPEKIT_ACLNNOP_ACLNN_INTERLEAVE_ROPE_H_
 #define ROPEKIT_ACLNNOP_ACLNN_INTERLEAVE_ROPE_H_
 
