@@ -81,7 +81,8 @@ fi
 echo "== installed layout"
 ops="aclnn_inplace_partial_rotary_mul aclnn_inplace_partial_rotary_mul_grad
     aclnn_rope_with_sin_cos_cache aclnn_rope_with_sin_cos_cache_v2 aclnn_rotary_position_embedding
-    aclnn_interleave_rope"
+    aclnn_rotary_position_embedding_v2 aclnn_rotary_position_embedding_grad
+    aclnn_apply_rotary_pos_emb aclnn_apply_rotary_pos_emb_v2 aclnn_interleave_rope"
 for header in acl/acl.h acl/acl_base.h acl/acl_rt.h aclnn/acl_meta.h aclnn/aclnn_base.h \
     ropekit/ropekit.h; do
     [ -f "$inc/$header" ] || fail "missing $RK_INCLUDEDIR/$header"
@@ -102,7 +103,9 @@ if [ "$ge" = ON ]; then
         graph/graph.h graph/tensor.h graph/types.h graph/operator.h graph/operator_reg.h \
         graph/ge_error_codes.h op_proto/ops_proto_legacy.h op_proto/ops_proto_posembedding.h \
         op_proto/inplace_partial_rotary_mul_proto.h op_proto/inplace_partial_rotary_mul_grad_proto.h \
-        op_proto/rope_with_sin_cos_cache_proto.h op_proto/array_ops.h op_proto/nn_other.h; do
+        op_proto/rope_with_sin_cos_cache_proto.h op_proto/rotary_position_embedding_proto.h \
+        op_proto/rotary_position_embedding_grad_proto.h op_proto/apply_rotary_pos_emb_proto.h \
+        op_proto/interleave_rope_proto.h op_proto/array_ops.h op_proto/nn_other.h; do
         [ -f "$inc/$header" ] || fail "missing $RK_INCLUDEDIR/$header"
     done
     for file in libropekit_ge.so libropekit_ge.a pkgconfig/ropekit-ge.pc; do

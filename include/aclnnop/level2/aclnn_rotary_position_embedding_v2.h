@@ -1,0 +1,5 @@
+/* Forwarding header: CANN installs operator headers under aclnnop/ and aclnnop/level2/. */
+#ifndef ROPEKIT_ACLNNOP_LEVEL2_ACLNN_ROTARY_POSITION_EMBEDDING_V2_H_
+#define ROPEKIT_ACLNNOP_LEVEL2_ACLNN_ROTARY_POSITION_EMBEDDING_V2_H_
+#include "aclnnop/aclnn_rotary_position_embedding_v2.h"
+#endif
