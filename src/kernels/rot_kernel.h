@@ -30,6 +30,7 @@ struct rk_rot_rows {
     int64_t x_col, y_col, c_col, s_col; /* bytes between consecutive elements of a row */
     void *scratch; /* interleave-half only: len * RK_ROT_SCRATCH_ELEM(x element size) bytes */
     bool prefetch; /* request rows ahead (kernels/prefetch.h) */
+    bool y_cached; /* y is a scratch in L1 (outputs then streamed out): not prefetched */
 };
 
 typedef void (*rk_rot_fn)(const struct rk_rot_rows *args);

@@ -3,6 +3,7 @@
 #include "kernels/stream_store.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,8 +19,45 @@ static int64_t rk_llc_bytes;
 static pthread_once_t rk_llc_once = PTHREAD_ONCE_INIT;
 static _Atomic int64_t rk_threshold_override = -1;
 
+/* The last-level cache's size as Linux's sysfs gives it (what lscpu prints): glibc's
+ * sysconf reads CPUID, which some hypervisors fill with the host's figures (a Zen 3
+ * guest with a 32 MiB L3: sysconf 256 MiB, so outputs of up to 256 MiB were never
+ * streamed). 0 where sysfs does not say. */
+static int64_t rk_llc_from_sysfs(void) {
+    int64_t best = 0;
+    int best_level = 0;
+    for (int i = 0; i < 16; i++) {
+        char path[96], text[32];
+        int level = 0;
+        long long size = 0;
+        char unit = 0;
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            break;
+        bool ok = fgets(text, sizeof text, f) && sscanf(text, "%d", &level) == 1;
+        fclose(f);
+        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+        f = fopen(path, "r");
+        if (!f)
+            continue;
+        ok = ok && fgets(text, sizeof text, f) && sscanf(text, "%lld%c", &size, &unit) >= 1;
+        fclose(f);
+        if (!ok || size <= 0 || level < best_level)
+            continue;
+        best_level = level;
+        best = (int64_t)size * (unit == 'K' ? 1024 : unit == 'M' ? 1024 * 1024 : 1);
+    }
+    return best;
+}
+
 static void rk_llc_init(void) {
     long n = -1;
+    const int64_t sysfs = rk_llc_from_sysfs();
+    if (sysfs > 0) {
+        rk_llc_bytes = sysfs;
+        return;
+    }
 #if defined(_SC_LEVEL3_CACHE_SIZE)
     n = sysconf(_SC_LEVEL3_CACHE_SIZE);
     if (n <= 0)
@@ -33,7 +71,9 @@ bool rk_stream_wanted(int64_t bytes) {
     if (forced >= 0)
         return bytes > forced;
     pthread_once(&rk_llc_once, rk_llc_init);
-    return bytes > rk_llc_bytes;
+    /* Three quarters, as glibc's memcpy decides: an output of that size is evicted by the
+     * inputs streaming through beside it before anything reads it again. */
+    return bytes > rk_llc_bytes / 4 * 3;
 }
 
 void rk_stream_threshold_set(int64_t bytes) {

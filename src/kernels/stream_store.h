@@ -1,9 +1,10 @@
 /* Writing outputs past the caches. An ordinary store first reads the line it writes
  * (read for ownership), so an out-of-place pass over data larger than the caches moves
  * three bytes for every two it must: a non-temporal store writes whole lines without
- * reading them, the way memcpy copies large buffers. Out-of-place rope whose outputs are
- * larger than the last-level cache computes each token's heads into an L1 scratch and
- * streams them out (W3 out of place: 62-67% of the same-run copy bandwidth before). */
+ * reading them, the way memcpy copies large buffers. Out-of-place rope and partial rotary
+ * whose outputs do not fit the last-level cache compute each token's heads (rows) into an
+ * L1 scratch and stream them out (W3 out of place: 62-67% of the same-run copy bandwidth
+ * before). */
 #ifndef ROPEKIT_KERNELS_STREAM_STORE_H_
 #define ROPEKIT_KERNELS_STREAM_STORE_H_
 
@@ -11,7 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Whether outputs of `bytes` should be streamed: more than the last-level cache holds. */
+/* Whether outputs of `bytes` should be streamed: more than three quarters of the
+ * last-level cache. */
 bool rk_stream_wanted(int64_t bytes);
 
 /* Tests: stream outputs of more than `bytes` (< 0: back to the cache size). */

@@ -9,12 +9,14 @@
 #include "kernels/simd/pairs_avx2.h"
 
 /* float64 interleave-half, four doubles a vector, coefficients read as they are (never
- * widened): the row is read from a copy in scratch, as outputs land on positions later
- * pairs still read. */
+ * widened): in place, the row is read from a copy in scratch, as outputs land on
+ * positions later pairs still read; out of place (scratch NULL), from x. */
 RK_INLINE void rk256d_rot_ihalf_row(const char *x, char *y, const char *c, const char *s,
-                                    int64_t len, char *v, ropekit_direction dir) {
+                                    int64_t len, char *scratch, ropekit_direction dir) {
     const int64_t h = len / 2;
-    memcpy(v, x, (size_t)(8 * len));
+    const char *v = x;
+    if (scratch)
+        v = memcpy(scratch, x, (size_t)(8 * len));
     int64_t j = 0;
     for (; j + 4 <= h; j += 4) {
         __m256d cp = rk256d_load(c + 8 * j), sp = rk256d_load(s + 8 * j);
@@ -45,8 +47,8 @@ RK_INLINE void rk256d_rot_ihalf_row(const char *x, char *y, const char *c, const
     }
 }
 
-/* Interleave-half: the row is widened into scratch first because, in place, outputs land
- * on positions later pairs still need. */
+/* Interleave-half: in place, the row is widened into scratch first because outputs land
+ * on positions later pairs still need; out of place (v NULL) it is read from x. */
 RK_INLINE void rk256_rot_ihalf_row(const char *x, char *y, const char *c, const char *s,
                                    int64_t len, float *v, ropekit_direction dir, enum rk_kdtype xdt,
                                    enum rk_kdtype cdt) {
@@ -55,25 +57,41 @@ RK_INLINE void rk256_rot_ihalf_row(const char *x, char *y, const char *c, const 
         return;
     }
     const int64_t xs = RK_SIZE(xdt), cs = RK_SIZE(cdt), h = len / 2;
-    int64_t k = 0;
-    for (; k + 8 <= len; k += 8)
-        _mm256_storeu_ps(v + k, rk256_load(x + k * xs, xdt));
-    for (; k < len; k++)
-        v[k] = rk_load_elem(x + k * xs, xdt);
+    const char *row = x;
+    enum rk_kdtype rdt = xdt; /* the row as read: x, or its widened copy */
+    if (v) {
+        int64_t k = 0;
+        for (; k + 8 <= len; k += 8)
+            _mm256_storeu_ps(v + k, rk256_load(x + k * xs, xdt));
+        for (; k < len; k++)
+            v[k] = rk_load_elem(x + k * xs, xdt);
+        row = (const char *)v;
+        rdt = RK_KDT_F32;
+    }
+    const int64_t rs = RK_SIZE(rdt);
     int64_t j = 0;
     for (; j + 8 <= h; j += 8) {
         __m256 cp = rk256_load(c + j * cs, cdt), sp = rk256_load(s + j * cs, cdt);
         __m256 cr = rk256_load(c + (j + h) * cs, cdt), sr = rk256_load(s + (j + h) * cs, cdt);
         __m256 oa, ob;
         if (dir == ROPEKIT_BACKWARD) {
-            __m256 a = _mm256_loadu_ps(v + j), b = _mm256_loadu_ps(v + j + h), lo, hi;
+            __m256 a = rk256_load(row + j * rs, rdt), b = rk256_load(row + (j + h) * rs, rdt);
+            __m256 lo, hi;
             rk256_pair_backward(a, b, cp, sp, cr, sr, &oa, &ob);
+            if (xdt == RK_KDT_BF16) { /* a pair is one 32-bit word: no lane shuffles */
+                rk256_store_bf16_split(y + 2 * j * xs, oa, ob);
+                continue;
+            }
             rk256_interleave(oa, ob, &lo, &hi);
             rk256_store(y + 2 * j * xs, lo, xdt);
             rk256_store(y + (2 * j + 8) * xs, hi, xdt);
         } else {
             __m256 a, b;
-            rk256_deinterleave(_mm256_loadu_ps(v + 2 * j), _mm256_loadu_ps(v + 2 * j + 8), &a, &b);
+            if (rdt == RK_KDT_BF16)
+                rk256_load_bf16_split(row + 2 * j * rs, &a, &b);
+            else
+                rk256_deinterleave(rk256_load(row + 2 * j * rs, rdt),
+                                   rk256_load(row + (2 * j + 8) * rs, rdt), &a, &b);
             rk256_pair_forward(a, b, cp, sp, cr, sr, &oa, &ob);
             rk256_store(y + j * xs, oa, xdt);
             rk256_store(y + (j + h) * xs, ob, xdt);
@@ -84,11 +102,13 @@ RK_INLINE void rk256_rot_ihalf_row(const char *x, char *y, const char *c, const 
         float cr = rk_load_elem(c + (j + h) * cs, cdt), sr = rk_load_elem(s + (j + h) * cs, cdt);
         float oa, ob;
         if (dir == ROPEKIT_BACKWARD) {
-            rk_pair_backward(v[j], v[j + h], cp, sp, cr, sr, &oa, &ob);
+            rk_pair_backward(rk_load_elem(row + j * rs, rdt), rk_load_elem(row + (j + h) * rs, rdt),
+                             cp, sp, cr, sr, &oa, &ob);
             rk_store_elem(y + 2 * j * xs, oa, xdt);
             rk_store_elem(y + (2 * j + 1) * xs, ob, xdt);
         } else {
-            rk_pair_forward(v[2 * j], v[2 * j + 1], cp, sp, cr, sr, &oa, &ob);
+            rk_pair_forward(rk_load_elem(row + 2 * j * rs, rdt),
+                            rk_load_elem(row + (2 * j + 1) * rs, rdt), cp, sp, cr, sr, &oa, &ob);
             rk_store_elem(y + j * xs, oa, xdt);
             rk_store_elem(y + (j + h) * xs, ob, xdt);
         }
@@ -126,6 +146,7 @@ RK_INLINE int rk256_rot_hoist_wanted(ropekit_rotary_mode mode, ropekit_direction
 }
 
 #define RKV(name) rk256_##name
+#define RKV_IHALF_FROM_X 1
 #define RKV_HOIST_ALIGN _Alignof(float)
 #include "kernels/rot/rot_rows.h"
 

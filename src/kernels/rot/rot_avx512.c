@@ -77,6 +77,7 @@ RK_INLINE int rk512_rot_hoist_wanted(ropekit_rotary_mode mode, ropekit_direction
 }
 
 #define RKV(name) rk512_##name
+#define RKV_IHALF_FROM_X 0
 #define RKV_HOIST_ALIGN 64
 #define RKV_ROT_BF16_SPLIT 1
 #include "kernels/rot/rot_rows.h"

@@ -3,9 +3,10 @@
  * on the stack, rows ahead are prefetched, and each row goes from x to y (the same rows in
  * place) through its mode's row function.
  * rot_avx2.c and rot_avx512.c include it after defining RKV(name) (their prefix, rk256_
- * or rk512_), RKV_HOIST_ALIGN (the alignment of the widened rows) and the functions
- * listed below. With RKV_ROT_BF16_SPLIT (AVX-512), bf16 x in half, interleave and quarter
- * mode runs on split lanes, and its broadcast row is widened split alike. */
+ * or rk512_), RKV_HOIST_ALIGN (the alignment of the widened rows), RKV_IHALF_FROM_X (1:
+ * its interleave-half row reads x itself out of place, given no scratch) and the
+ * functions listed below. With RKV_ROT_BF16_SPLIT (AVX-512), bf16 x in half, interleave
+ * and quarter mode runs on split lanes, and its broadcast row is widened split alike. */
 #ifndef ROPEKIT_KERNELS_ROT_ROT_ROWS_H_
 #define ROPEKIT_KERNELS_ROT_ROT_ROWS_H_
 
@@ -15,8 +16,8 @@
 #include "kernels/rot_kernel.h"
 #include "kernels/simd/elem.h"
 
-#if !defined(RKV) || !defined(RKV_HOIST_ALIGN)
-#error "define RKV(name) and RKV_HOIST_ALIGN before including rot/rot_rows.h"
+#if !defined(RKV) || !defined(RKV_HOIST_ALIGN) || !defined(RKV_IHALF_FROM_X)
+#error "define RKV(name), RKV_HOIST_ALIGN and RKV_IHALF_FROM_X before including rot/rot_rows.h"
 #endif
 
 #define RK_ROT_HOIST_MAX 1024
@@ -77,7 +78,7 @@ RK_INLINE void RKV(rot_row_loop)(const struct rk_rot_rows *a, ropekit_rotary_mod
         char *y = inplace ? (char *)x : rw.y + row * rw.y_row;
         if (ahead) {
             rk_prefetch_row(x, rw.x_row, ahead, len * xs);
-            if (!inplace) /* out of place: the output rows are prefetched too */
+            if (!inplace && !rw.y_cached) /* out of place: the output rows too */
                 rk_prefetch_row(y, rw.y_row, ahead, len * xs);
         }
         const char *c = hoist ? (const char *)cf : rw.cos + row * rw.c_row;
@@ -110,7 +111,8 @@ RK_INLINE void RKV(rot_row_loop)(const struct rk_rot_rows *a, ropekit_rotary_mod
             rkv_half_pairs(x + 2 * q * xs, y + 2 * q * xs, c + 2 * q * cs, s + 2 * q * cs, q,
                            RK_COEFFS_PER_MEMBER, dir, xdt, kdt);
         } else {
-            rkv_rot_ihalf_row(x, y, c, s, len, rw.scratch, dir, xdt, kdt);
+            rkv_rot_ihalf_row(x, y, c, s, len, inplace || !RKV_IHALF_FROM_X ? rw.scratch : NULL,
+                              dir, xdt, kdt);
         }
     }
 }

@@ -140,6 +140,9 @@ struct rk_pr_plan {
     int64_t tasks;
     int threads;
     bool prefetch; /* x large enough to stream from memory */
+    /* Out of place, dense out rows, out larger than the caches: rows are computed into an
+     * L1 scratch and streamed out (kernels/stream_store.h). */
+    bool stream;
     rk_rot_fn kernel;
     ropekit_isa isa;
     const char *kernel_name;     /* the kernel set, e.g. "avx512+bf16" */
@@ -182,6 +185,8 @@ const char *rk_pr_mode_list(unsigned mask, char *buf, size_t len);
 
 /* Interleave-half rows whose scratch fits this many bytes use a stack scratch. */
 #define RK_PR_STACK_SCRATCH 16384
+/* Streamed rows (struct rk_pr_plan.stream) are computed this many bytes at a time. */
+#define RK_PR_STREAM_SCRATCH 8192
 /* A task moves at least this many bytes, so small calls stay on one thread. */
 #define RK_PR_MIN_TASK_BYTES (64 * 1024)
 

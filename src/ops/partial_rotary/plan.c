@@ -8,6 +8,7 @@
 #include "core/tensor_view.h"
 #include "kernels/dispatch.h"
 #include "kernels/prefetch.h"
+#include "kernels/stream_store.h"
 #include "ops/check_count.h"
 #include "ops/partial_rotary/partial_rotary.h"
 
@@ -121,6 +122,9 @@ ropekit_status rk_pr_plan_checked(struct rk_pr_plan *pl, const struct rk_pr_prob
     pl->prefetch = rk_prefetch_wanted(pl->geom[0].span_hi - pl->geom[0].span_lo);
     if (rotate && pl->mode == ROPEKIT_ROTARY_INTERLEAVE_HALF)
         pl->scratch_bytes = pl->len * (int64_t)RK_ROT_SCRATCH_ELEM(xs);
+    pl->stream = rotate && pl->views.apart && pl->y_col == xs &&
+                 pl->d * xs <= RK_PR_STREAM_SCRATCH &&
+                 rk_stream_wanted(pl->geom[3].span_hi - pl->geom[3].span_lo);
     return ROPEKIT_OK;
 }
 
@@ -157,6 +161,35 @@ static void rk_pr_pass_through(const struct rk_pr_plan *pl, const char *x, char 
     }
 }
 
+/* One run of args->rows rows (args set up for out at y) through an L1 scratch: as many
+ * whole out rows as it holds are computed there, the rotated slice and the pass-through,
+ * and streamed out (stream_store.h). */
+static void rk_pr_rows_streamed(const struct rk_pr_plan *pl, const struct rk_rot_rows *args,
+                                const char *x, char *y, char *scratch) {
+    const int64_t row_bytes = pl->d * pl->y_col, y_row = args->y_row;
+    const int64_t per_pass = RK_PR_STREAM_SCRATCH / row_bytes;
+    struct rk_rot_rows part = *args;
+    part.y = scratch + pl->y_offset;
+    part.y_row = row_bytes;
+    part.y_cached = true;
+    for (int64_t r0 = 0; r0 < args->rows; r0 += per_pass) {
+        const int64_t n = args->rows - r0 < per_pass ? args->rows - r0 : per_pass;
+        part.x = args->x + r0 * args->x_row;
+        part.cos = args->cos + r0 * args->c_row;
+        part.sin = args->sin + r0 * args->s_row;
+        part.rows = n;
+        pl->kernel(&part);
+        if (pl->len < pl->d)
+            rk_pr_pass_through(pl, x + r0 * args->x_row, scratch, n, args->x_row, row_bytes);
+        if (y_row == row_bytes) {
+            rk_stream_copy(y + r0 * y_row, scratch, (size_t)(n * row_bytes));
+            continue;
+        }
+        for (int64_t i = 0; i < n; i++)
+            rk_stream_copy(y + (r0 + i) * y_row, scratch + i * row_bytes, (size_t)row_bytes);
+    }
+}
+
 void rk_pr_run_task(const struct rk_pr_plan *pl, const struct rk_pr_run *run, int64_t task) {
     /* interleave-half only; never initialised. 16, the stack's own alignment: more would
      * realign every task's frame, and the kernels need no more (unaligned SIMD loads). */
@@ -183,7 +216,10 @@ void rk_pr_run_task(const struct rk_pr_plan *pl, const struct rk_pr_run *run, in
         .scratch = run->heap_scratch ? run->heap_scratch + task * pl->scratch_bytes : stack_scratch,
         .prefetch = pl->prefetch,
     };
-    const bool apart = run->y != run->x; /* out is x: in place */
+    const bool apart = run->y != run->x;        /* out is x: in place */
+    const bool pass = apart && pl->len < pl->d; /* elements outside the slice to copy */
+    const bool stream = apart && pl->stream;
+    _Alignas(16) char stream_scratch[RK_PR_STREAM_SCRATCH]; /* streamed plans only */
     while (r < r_end) {
         int64_t xo = 0, yo = 0, co = 0, so = 0;
         for (int d = 0; d <= inner; d++) {
@@ -200,10 +236,14 @@ void rk_pr_run_task(const struct rk_pr_plan *pl, const struct rk_pr_run *run, in
         args.cos = pl->views.rotate ? run->cos + co : NULL; /* not read when copying */
         args.sin = pl->views.rotate ? run->sin + so : NULL;
         args.rows = n;
-        if (pl->views.rotate)
-            pl->kernel(&args);
-        if (apart)
-            rk_pr_pass_through(pl, run->x + xo, run->y + yo, n, args.x_row, args.y_row);
+        if (stream) {
+            rk_pr_rows_streamed(pl, &args, run->x + xo, run->y + yo, stream_scratch);
+        } else {
+            if (pl->views.rotate)
+                pl->kernel(&args);
+            if (pass)
+                rk_pr_pass_through(pl, run->x + xo, run->y + yo, n, args.x_row, args.y_row);
+        }
         r += n;
         idx[inner] += n;
         for (int d = inner; d > 0 && idx[d] == pl->extent[d]; d--) {
@@ -211,6 +251,8 @@ void rk_pr_run_task(const struct rk_pr_plan *pl, const struct rk_pr_run *run, in
             idx[d - 1]++;
         }
     }
+    if (stream)
+        rk_stream_fence(); /* before this task counts as done */
 }
 
 static void rk_pr_task(void *ctx, int64_t task) {
@@ -256,14 +298,14 @@ size_t rk_pr_describe(const void *plan, char *buf, size_t len) {
     else
         n = snprintf(buf, len,
                      "partial_rotary %s mode=%s x=%s%s cos/sin=%s%s len=%lld rows=%lld "
-                     "kernel=%s%s%s tasks=%lld threads=%d%s",
+                     "kernel=%s%s%s tasks=%lld threads=%d%s%s",
                      pl->direction ? "backward" : "forward",
                      ropekit_rotary_mode_name((ropekit_rotary_mode)pl->mode),
                      ropekit_dtype_name(pl->x_dtype), xb, ropekit_dtype_name(pl->cs_dtype), cb,
                      (long long)pl->len, (long long)pl->rows, pl->kernel_name,
                      pl->x_col == (int64_t)ropekit_dtype_size(pl->x_dtype) ? "" : "(strided)",
                      pl->views.apart ? " out-of-place" : "", (long long)pl->tasks, pl->threads,
-                     pl->prefetch ? " prefetch" : "");
+                     pl->prefetch ? " prefetch" : "", pl->stream ? " stream-out" : "");
     return n < 0 ? 0 : (size_t)n;
 }
 
