@@ -6,6 +6,7 @@
 #define ROPEKIT_TESTKIT_RNG_H_
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -94,6 +95,18 @@ static inline uint64_t tk_rng_derive(uint64_t seed, uint64_t index) {
     struct tk_rng r = tk_rng_make(seed ^ (index * 0xd1b54a32d192ed03ull));
     tk_rng_next(&r);
     return tk_rng_next(&r);
+}
+
+/* n bytes of an LCG stream from `seed` whose every 16-bit and 32-bit word (read little
+ * end first) is finite: the top exponent bit of each odd byte is cleared. For tests
+ * that compare two paths' bytes and want no NaN among them. */
+static inline void tk_fill_finite_bytes(uint8_t *p, size_t n, uint32_t seed) {
+    for (size_t i = 0; i < n; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        p[i] = (uint8_t)(seed >> 24);
+    }
+    for (size_t i = 1; i < n; i += 2)
+        p[i] &= 0xbf;
 }
 
 #ifdef __cplusplus

@@ -16,22 +16,13 @@
 #include <cmocka.h>
 
 #include "kernels/stream_store.h"
+#include "testkit/rng.h"
 #include "ropekit/ropekit.h"
 
 struct pr_case {
     int64_t b, s, n, d, start, end;
     int64_t out_pad; /* elements after each out row (0: out dense) */
 };
-
-static void fill(uint8_t *p, size_t n, uint32_t seed) {
-    for (size_t i = 0; i < n; i++) {
-        seed = seed * 1664525u + 1013904223u;
-        p[i] = (uint8_t)(seed >> 24);
-    }
-    /* keep 16-bit and 32-bit values finite: clear the top exponent bit of every word */
-    for (size_t i = 1; i < n; i += 2)
-        p[i] &= 0xbf;
-}
 
 #define GUARD 64
 
@@ -58,9 +49,9 @@ static void check_case(const struct pr_case *c, ropekit_dtype xd, ropekit_dtype 
     uint8_t *x = malloc((size_t)xn * xs), *cosv = malloc((size_t)cn * cs);
     uint8_t *sinv = malloc((size_t)cn * cs), *inplace = malloc((size_t)xn * xs);
     assert_true(x && cosv && sinv && inplace);
-    fill(x, (size_t)xn * xs, seed);
-    fill(cosv, (size_t)cn * cs, seed + 11u);
-    fill(sinv, (size_t)cn * cs, seed + 23u);
+    tk_fill_finite_bytes(x, (size_t)xn * xs, seed);
+    tk_fill_finite_bytes(cosv, (size_t)cn * cs, seed + 11u);
+    tk_fill_finite_bytes(sinv, (size_t)cn * cs, seed + 23u);
     memcpy(inplace, x, (size_t)xn * xs);
     int64_t xshape[4] = {c->b, c->s, c->n, c->d}, cshape[4] = {1, c->s, 1, len};
     ropekit_tensor X = ropekit_tensor_make(x, xd, 4, xshape, NULL);

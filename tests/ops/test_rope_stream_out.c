@@ -13,21 +13,12 @@
 #include <cmocka.h>
 
 #include "kernels/stream_store.h"
+#include "testkit/rng.h"
 #include "ropekit/ropekit.h"
 
 struct shape {
     int64_t tokens, q_heads, k_heads, head_size, rot_dim;
 };
-
-static void fill(uint8_t *p, size_t n, uint32_t seed) {
-    for (size_t i = 0; i < n; i++) {
-        seed = seed * 1664525u + 1013904223u;
-        p[i] = (uint8_t)(seed >> 24);
-    }
-    /* keep 16-bit and 32-bit values finite: clear the top exponent bit of every word */
-    for (size_t i = 1; i < n; i += 2)
-        p[i] &= 0xbf;
-}
 
 /* Runs one case out of place and returns the outputs (q then k). */
 static uint8_t *run(const struct shape *s, ropekit_dtype xd, ropekit_dtype cd, int style,
@@ -72,8 +63,8 @@ static void test_streamed_outputs_equal_plain_ones(void **state) {
                     uint8_t *cache = malloc((size_t)(64 * s->rot_dim) * cs);
                     int64_t *pos = malloc((size_t)s->tokens * sizeof *pos);
                     assert_true(q && k && cache && pos);
-                    fill(q, (size_t)qn * xs, 1u + (uint32_t)si);
-                    fill(k, (size_t)kn * xs, 7u + (uint32_t)pi);
+                    tk_fill_finite_bytes(q, (size_t)qn * xs, 1u + (uint32_t)si);
+                    tk_fill_finite_bytes(k, (size_t)kn * xs, 7u + (uint32_t)pi);
                     assert_int_equal(
                         ropekit_cos_sin_cache_build(cache, cd, 64, s->rot_dim, 10000.0, NULL),
                         ROPEKIT_OK);
@@ -100,7 +91,7 @@ static void test_streamed_outputs_equal_plain_ones(void **state) {
 static void test_stream_copy_every_length_and_alignment(void **state) {
     (void)state;
     uint8_t src[512], dst[600], want[600];
-    fill(src, sizeof src, 3);
+    tk_fill_finite_bytes(src, sizeof src, 3);
     for (size_t off = 0; off < 40; off++)
         for (size_t n = 0; n <= 300; n++) {
             memset(dst, 0xcc, sizeof dst);
