@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "aclnnop/aclnn_interleave_rope.h"
+#include "common/aclnn_case.h"
 #include "testkit/tolerance.h"
 
 enum { T_X, T_COS, T_SIN, T_OUT, T_COUNT };
@@ -32,10 +33,6 @@ struct ir_case {
     enum ir_alias alias;
 };
 
-static void set4(int64_t *d, int64_t a, int64_t b, int64_t c, int64_t e) {
-    d[0] = a, d[1] = b, d[2] = c, d[3] = e;
-}
-
 /* x and out [b,n,s,64], cos and sin [b,1,cs,64]: all f16, contiguous. */
 static struct ir_case ir_shape(aclDataType dt, int64_t b, int64_t n, int64_t s, int64_t cs) {
     struct ir_case k;
@@ -44,10 +41,10 @@ static struct ir_case ir_shape(aclDataType dt, int64_t b, int64_t n, int64_t s, 
         k.dt[t] = dt;
         k.nd[t] = 4;
     }
-    set4(k.dims[T_X], b, n, s, 64);
-    set4(k.dims[T_OUT], b, n, s, 64);
-    set4(k.dims[T_COS], b, 1, cs, 64);
-    set4(k.dims[T_SIN], b, 1, cs, 64);
+    fx_set4(k.dims[T_X], b, n, s, 64);
+    fx_set4(k.dims[T_OUT], b, n, s, 64);
+    fx_set4(k.dims[T_COS], b, 1, cs, 64);
+    fx_set4(k.dims[T_SIN], b, 1, cs, 64);
     return k;
 }
 
@@ -301,11 +298,11 @@ static void test_out_dtype(void **state) {
 static void test_rank(void **state) {
     (void)state;
     REFUSED(INNER_TILING_ERROR, "must be 4-D", k.nd[T_X] = k.nd[T_OUT] = 3;
-            set4(k.dims[T_X], 8, 1, 64, 0); set4(k.dims[T_OUT], 8, 1, 64, 0));
+            fx_set4(k.dims[T_X], 8, 1, 64, 0); fx_set4(k.dims[T_OUT], 8, 1, 64, 0));
     REFUSED(INNER_TILING_ERROR, "cos shape", k.nd[T_COS] = k.nd[T_SIN] = 3;
-            set4(k.dims[T_COS], 8, 1, 64, 0); set4(k.dims[T_SIN], 8, 1, 64, 0));
+            fx_set4(k.dims[T_COS], 8, 1, 64, 0); fx_set4(k.dims[T_SIN], 8, 1, 64, 0));
     REFUSED(INNER_TILING_ERROR, "must be 4-D", k.nd[T_COS] = k.nd[T_SIN] = 5;
-            set4(k.dims[T_COS], 8, 1, 1, 1); set4(k.dims[T_SIN], 8, 1, 1, 1);
+            fx_set4(k.dims[T_COS], 8, 1, 1, 1); fx_set4(k.dims[T_SIN], 8, 1, 1, 1);
             k.dims[T_COS][4] = k.dims[T_SIN][4] = 64);
 }
 
@@ -318,7 +315,7 @@ static void test_cs_shape(void **state) {
 static void test_out_shape(void **state) {
     (void)state;
     REFUSED(INNER_TILING_ERROR, "out shape", k.dims[T_OUT][2] = 2);
-    REFUSED(INNER_TILING_ERROR, "out shape", k.nd[T_OUT] = 3; set4(k.dims[T_OUT], 8, 1, 64, 0));
+    REFUSED(INNER_TILING_ERROR, "out shape", k.nd[T_OUT] = 3; fx_set4(k.dims[T_OUT], 8, 1, 64, 0));
 }
 
 /* An empty x is no exit: every dim of x must be > 0. */

@@ -16,6 +16,7 @@
 #include "acl/acl.h"
 #include "aclnnop/aclnn_rotary_position_embedding.h"
 #include "common/acl_fixture.h"
+#include "common/aclnn_case.h"
 #include "ropekit/ropekit_cann.h"
 #include "testkit/reference.h"
 #include "testkit/tolerance.h"
@@ -34,32 +35,17 @@ struct rpe_case {
     int x_strided; /* x every other element of a row twice as long (non-contiguous) */
 };
 
-static void set4(int64_t *d, int64_t a, int64_t b, int64_t c, int64_t e) {
-    d[0] = a, d[1] = b, d[2] = c, d[3] = e;
-}
-
 /* x f32 [2,3,4,16], cos/sin [1,3,1,16] (1S1D), out [2,3,4,16], half. */
 static struct rpe_case rpe_default(void) {
     struct rpe_case k;
     memset(&k, 0, sizeof k);
     k.xdt = k.cdt = k.sdt = k.odt = ACL_FLOAT;
     k.xnd = k.cnd = k.snd = k.ond = 4;
-    set4(k.xd, 2, 3, 4, 16);
-    set4(k.od, 2, 3, 4, 16);
-    set4(k.cd, 1, 3, 1, 16);
-    set4(k.sd, 1, 3, 1, 16);
+    fx_set4(k.xd, 2, 3, 4, 16);
+    fx_set4(k.od, 2, 3, 4, 16);
+    fx_set4(k.cd, 1, 3, 1, 16);
+    fx_set4(k.sd, 1, 3, 1, 16);
     return k;
-}
-
-static int64_t numel(int64_t nd, const int64_t *d) {
-    int64_t n = 1;
-    for (int64_t i = 0; i < nd; i++)
-        n *= d[i] < 0 ? 0 : d[i];
-    return n;
-}
-
-static size_t esize(aclDataType dt) {
-    return dt == ACL_FLOAT16 || dt == ACL_BF16 ? 2 : dt == ACL_DOUBLE ? 8 : 4;
 }
 
 struct rpe_bufs {
@@ -70,36 +56,18 @@ struct rpe_bufs {
 };
 
 /* A view over storage of `storage` elements (contiguous when strides is NULL). */
-static aclTensor *make_tensor(int64_t nd, const int64_t *d, aclDataType dt, void *data,
-                              const int64_t *strides, int64_t storage) {
-    int64_t st[8], run = 1;
-    for (int64_t i = nd - 1; i >= 0; i--) {
-        st[i] = run;
-        run *= d[i] > 0 ? d[i] : 1;
-    }
-    return aclCreateTensor(d, (uint64_t)nd, dt, strides ? strides : st, 0, ACL_FORMAT_ND, &storage,
-                           1, data);
-}
-
-static void fill_random(unsigned char *p, size_t n, aclDataType dt, uint32_t seed) {
-    for (size_t i = 0; i < n; i++) {
-        seed = seed * 1664525u + 1013904223u;
-        fx_store(dt, p, i, ((float)(seed >> 8 & 0xffff) - 32768.0f) / 16384.0f);
-    }
-}
-
 static void bufs_make(struct rpe_bufs *b, const struct rpe_case *k) {
     memset(b, 0, sizeof *b);
-    const int64_t xn = numel(k->xnd, k->xd) * (k->x_strided ? 2 : 1);
-    b->xb = (size_t)xn * esize(k->xdt) + 64;
-    b->cb = (size_t)numel(k->cnd, k->cd) * esize(k->cdt) + 64;
-    b->sb = (size_t)numel(k->snd, k->sd) * esize(k->sdt) + 64;
-    b->ob = (size_t)numel(k->ond, k->od) * esize(k->odt) + 64;
+    const int64_t xn = fx_count(k->xnd, k->xd) * (k->x_strided ? 2 : 1);
+    b->xb = (size_t)xn * fx_elem_size(k->xdt) + 64;
+    b->cb = (size_t)fx_count(k->cnd, k->cd) * fx_elem_size(k->cdt) + 64;
+    b->sb = (size_t)fx_count(k->snd, k->sd) * fx_elem_size(k->sdt) + 64;
+    b->ob = (size_t)fx_count(k->ond, k->od) * fx_elem_size(k->odt) + 64;
     b->x = calloc(1, b->xb), b->c = calloc(1, b->cb), b->s = calloc(1, b->sb);
     b->o = calloc(1, b->ob);
-    fill_random(b->x, (b->xb - 64) / esize(k->xdt), k->xdt, 1);
-    fill_random(b->c, (b->cb - 64) / esize(k->cdt), k->cdt, 2);
-    fill_random(b->s, (b->sb - 64) / esize(k->sdt), k->sdt, 3);
+    fx_fill_random(b->x, (b->xb - 64) / fx_elem_size(k->xdt), k->xdt, 1);
+    fx_fill_random(b->c, (b->cb - 64) / fx_elem_size(k->cdt), k->cdt, 2);
+    fx_fill_random(b->s, (b->sb - 64) / fx_elem_size(k->sdt), k->sdt, 3);
     memset(b->o, 0x5a, b->ob);
     int64_t xst[4];
     if (k->x_strided) {
@@ -114,17 +82,17 @@ static void bufs_make(struct rpe_bufs *b, const struct rpe_case *k) {
     if (k->alias == A_OUT_IS_X)
         odata = b->x, ost = k->x_strided ? xst : NULL;
     else if (k->alias == A_OUT_SHIFTED_X)
-        odata = b->x + 4 * esize(k->xdt);
+        odata = b->x + 4 * fx_elem_size(k->xdt);
     else if (k->alias == A_OUT_IS_COS)
         odata = b->c;
     else if (k->alias == A_OUT_SELF)
         ost = self_st;
-    b->tx =
-        make_tensor(k->xnd, k->xd, k->xdt, k->no_data ? NULL : b->x, k->x_strided ? xst : NULL, xn);
-    b->tc = make_tensor(k->cnd, k->cd, k->cdt, b->c, NULL, numel(k->cnd, k->cd));
-    b->ts = make_tensor(k->snd, k->sd, k->sdt, b->s, NULL, numel(k->snd, k->sd));
-    b->to = make_tensor(k->ond, k->od, k->odt, odata, ost,
-                        k->alias == A_OUT_IS_X ? xn : numel(k->ond, k->od));
+    b->tx = fx_view_over(k->xnd, k->xd, k->xdt, k->no_data ? NULL : b->x, k->x_strided ? xst : NULL,
+                         xn);
+    b->tc = fx_view_over(k->cnd, k->cd, k->cdt, b->c, NULL, fx_count(k->cnd, k->cd));
+    b->ts = fx_view_over(k->snd, k->sd, k->sdt, b->s, NULL, fx_count(k->snd, k->sd));
+    b->to = fx_view_over(k->ond, k->od, k->odt, odata, ost,
+                         k->alias == A_OUT_IS_X ? xn : fx_count(k->ond, k->od));
     b->x0 = malloc(b->xb), b->c0 = malloc(b->cb), b->s0 = malloc(b->sb), b->o0 = malloc(b->ob);
     memcpy(b->x0, b->x, b->xb);
     memcpy(b->c0, b->c, b->cb);
@@ -166,17 +134,11 @@ static aclnnStatus phase1(const struct rpe_case *k, struct rpe_bufs *b, uint64_t
 static void expect_refused(const struct rpe_case *k, aclnnStatus code, const char *piece) {
     struct rpe_bufs b;
     bufs_make(&b, k);
-    uint64_t ws = 77;
+    uint64_t ws = FX_WS_UNTOUCHED;
     aclOpExecutor *sentinel = (aclOpExecutor *)&ws, *e = sentinel;
     aclnnStatus got = phase1(k, &b, &ws, &e);
-    const char *msg = aclGetRecentErrMsg();
-    if (got != code || !msg || !strstr(msg, piece) ||
-        !strstr(msg, "aclnnRotaryPositionEmbeddingGetWorkspaceSize")) {
-        print_error("code %d (want %d), message \"%s\" (want \"%s\")\n", (int)got, (int)code,
-                    msg ? msg : "(null)", piece);
-        fail();
-    }
-    assert_true(ws == 77 && e == sentinel);
+    fx_expect_phase1_refused(got, code, "aclnnRotaryPositionEmbeddingGetWorkspaceSize", piece, ws,
+                             e, sentinel);
     assert_memory_equal(b.x, b.x0, b.xb);
     assert_memory_equal(b.c, b.c0, b.cb);
     assert_memory_equal(b.s, b.s0, b.sb);
@@ -187,16 +149,10 @@ static void expect_refused(const struct rpe_case *k, aclnnStatus code, const cha
 /* Runs an accepted call; returns the buffers for the caller to check (then bufs_free). */
 static void run_accepted(const struct rpe_case *k, struct rpe_bufs *b) {
     bufs_make(b, k);
-    uint64_t ws = 77;
+    uint64_t ws = FX_WS_UNTOUCHED;
     aclOpExecutor *e = NULL;
     aclnnStatus got = phase1(k, b, &ws, &e);
-    if (got != ACLNN_SUCCESS) {
-        print_error("phase 1: %d: %s\n", (int)got, aclGetRecentErrMsg());
-        fail();
-    }
-    assert_int_equal(ws, 0);
-    assert_int_equal(aclnnRotaryPositionEmbedding(NULL, 0, e, stream), ACLNN_SUCCESS);
-    assert_int_equal(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    fx_expect_accepted_run(got, ws, e, aclnnRotaryPositionEmbedding, stream);
 }
 
 #define REFUSED(code, piece, ...)                                                                  \
@@ -316,21 +272,21 @@ static void test_mode(void **state) {
 
 static void test_rank(void **state) {
     (void)state;
-    REFUSED(INNER_TILING_ERROR, "must be 4-D", k.xnd = k.ond = 3; set4(k.xd, 6, 4, 16, 0);
-            set4(k.od, 6, 4, 16, 0));
-    REFUSED(INNER_TILING_ERROR, "cos shape", k.cnd = k.snd = 3; set4(k.cd, 3, 1, 16, 0);
-            set4(k.sd, 3, 1, 16, 0));
+    REFUSED(INNER_TILING_ERROR, "must be 4-D", k.xnd = k.ond = 3; fx_set4(k.xd, 6, 4, 16, 0);
+            fx_set4(k.od, 6, 4, 16, 0));
+    REFUSED(INNER_TILING_ERROR, "cos shape", k.cnd = k.snd = 3; fx_set4(k.cd, 3, 1, 16, 0);
+            fx_set4(k.sd, 3, 1, 16, 0));
 }
 
 static void test_cs_shape(void **state) {
     (void)state;
-    REFUSED(INNER_TILING_ERROR, "sin shape", set4(k.sd, 1, 1, 1, 16));
+    REFUSED(INNER_TILING_ERROR, "sin shape", fx_set4(k.sd, 1, 1, 1, 16));
 }
 
 static void test_out_shape(void **state) {
     (void)state;
-    REFUSED(INNER_TILING_ERROR, "out shape", set4(k.od, 2, 3, 5, 16));
-    REFUSED(INNER_TILING_ERROR, "out shape", k.ond = 3; set4(k.od, 6, 4, 16, 0));
+    REFUSED(INNER_TILING_ERROR, "out shape", fx_set4(k.od, 2, 3, 5, 16));
+    REFUSED(INNER_TILING_ERROR, "out shape", k.ond = 3; fx_set4(k.od, 6, 4, 16, 0));
 }
 
 static void test_max_d(void **state) {
@@ -365,10 +321,11 @@ static void test_l_multiple(void **state) {
 
 static void test_broadcast(void **state) {
     (void)state;
-    REFUSED(INNER_TILING_ERROR, "dim 1 is 2", set4(k.cd, 1, 2, 1, 16); set4(k.sd, 1, 2, 1, 16));
+    REFUSED(INNER_TILING_ERROR, "dim 1 is 2", fx_set4(k.cd, 1, 2, 1, 16);
+            fx_set4(k.sd, 1, 2, 1, 16));
     /* (1, S, N, D) against B > 1: the one layout the doc does not list */
-    REFUSED(INNER_TILING_ERROR, "broadcasts over dim 0 alone", set4(k.cd, 1, 3, 4, 16);
-            set4(k.sd, 1, 3, 4, 16));
+    REFUSED(INNER_TILING_ERROR, "broadcasts over dim 0 alone", fx_set4(k.cd, 1, 3, 4, 16);
+            fx_set4(k.sd, 1, 3, 4, 16));
 }
 
 static void test_overlap(void **state) {
@@ -382,10 +339,10 @@ static void test_overlap(void **state) {
 static void test_empty_x(void **state) {
     (void)state;
     struct rpe_case k = rpe_default();
-    set4(k.xd, 2, 0, 4, 15);
-    set4(k.od, 2, 0, 4, 15);
-    set4(k.cd, 1, 1, 1, 8);
-    set4(k.sd, 1, 1, 1, 8);
+    fx_set4(k.xd, 2, 0, 4, 15);
+    fx_set4(k.od, 2, 0, 4, 15);
+    fx_set4(k.cd, 1, 1, 1, 8);
+    fx_set4(k.sd, 1, 1, 1, 8);
     k.mode = 9;
     struct rpe_bufs b;
     run_accepted(&k, &b);
@@ -454,10 +411,10 @@ static void test_results(void **state) {
                     k.xdt = k.cdt = k.sdt = k.odt = dts[d];
                     k.mode = mode;
                     k.x_strided = strided;
-                    set4(k.xd, x[0], x[1], x[2], x[3]);
-                    set4(k.od, x[0], x[1], x[2], x[3]);
-                    set4(k.cd, layouts[l][0] ? x[0] : 1, layouts[l][1] ? x[1] : 1,
-                         layouts[l][2] ? x[2] : 1, x[3]);
+                    fx_set4(k.xd, x[0], x[1], x[2], x[3]);
+                    fx_set4(k.od, x[0], x[1], x[2], x[3]);
+                    fx_set4(k.cd, layouts[l][0] ? x[0] : 1, layouts[l][1] ? x[1] : 1,
+                            layouts[l][2] ? x[2] : 1, x[3]);
                     memcpy(k.sd, k.cd, sizeof k.cd);
                     struct rpe_bufs b;
                     run_accepted(&k, &b);

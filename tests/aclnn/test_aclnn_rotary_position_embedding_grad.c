@@ -17,6 +17,7 @@
 #include "aclnnop/aclnn_rotary_position_embedding_grad.h"
 #include "ropekit/ropekit_cann.h"
 #include "common/acl_fixture.h"
+#include "common/aclnn_case.h"
 #include "testkit/reference.h"
 #include "testkit/tolerance.h"
 
@@ -36,10 +37,6 @@ struct rg_case {
     enum rg_alias alias;
 };
 
-static void set4(int64_t *d, int64_t a, int64_t b, int64_t c, int64_t e) {
-    d[0] = a, d[1] = b, d[2] = c, d[3] = e;
-}
-
 /* dy, x, dx f32 [2,3,4,16]; cos, sin, dcos, dsin [1,3,1,16] (1S1D); half. */
 static struct rg_case rg_default(void) {
     struct rg_case k;
@@ -48,9 +45,9 @@ static struct rg_case rg_default(void) {
         k.dt[t] = ACL_FLOAT;
         k.nd[t] = 4;
         if (t == T_COS || t == T_SIN || t == T_DCOS || t == T_DSIN)
-            set4(k.d[t], 1, 3, 1, 16);
+            fx_set4(k.d[t], 1, 3, 1, 16);
         else
-            set4(k.d[t], 2, 3, 4, 16);
+            fx_set4(k.d[t], 2, 3, 4, 16);
     }
     k.null_tensor = T_COUNT;
     k.no_data = T_COUNT;
@@ -62,40 +59,22 @@ static void set_all(struct rg_case *k, aclDataType dt) {
         k->dt[t] = dt;
 }
 
-static int64_t numel(int64_t nd, const int64_t *d) {
-    int64_t n = 1;
-    for (int64_t i = 0; i < nd; i++)
-        n *= d[i] < 0 ? 0 : d[i];
-    return n;
-}
-
-static size_t esize(aclDataType dt) {
-    return dt == ACL_FLOAT16 || dt == ACL_BF16 ? 2 : dt == ACL_DOUBLE ? 8 : 4;
-}
-
 struct rg_bufs {
     size_t bytes[T_COUNT];
     unsigned char *p[T_COUNT], *p0[T_COUNT]; /* storage; copies taken before the call */
     aclTensor *t[T_COUNT];
 };
 
-static void fill_random(unsigned char *p, size_t n, aclDataType dt, uint32_t seed) {
-    for (size_t i = 0; i < n; i++) {
-        seed = seed * 1664525u + 1013904223u;
-        fx_store(dt, p, i, ((float)(seed >> 8 & 0xffff) - 32768.0f) / 16384.0f);
-    }
-}
-
 static void bufs_make(struct rg_bufs *b, const struct rg_case *k) {
     memset(b, 0, sizeof *b);
     for (int t = 0; t < T_COUNT; t++) {
-        const int64_t n = numel(k->nd[t], k->d[t]);
-        b->bytes[t] = (size_t)n * esize(k->dt[t]) + 64;
+        const int64_t n = fx_count(k->nd[t], k->d[t]);
+        b->bytes[t] = (size_t)n * fx_elem_size(k->dt[t]) + 64;
         b->p[t] = malloc(b->bytes[t]);
-        fill_random(b->p[t], b->bytes[t] / esize(k->dt[t]), k->dt[t], 1u + (uint32_t)t);
+        fx_fill_random(b->p[t], b->bytes[t] / fx_elem_size(k->dt[t]), k->dt[t], 1u + (uint32_t)t);
     }
     for (int t = 0; t < T_COUNT; t++) {
-        int64_t st[4], run = 1, storage = numel(k->nd[t], k->d[t]);
+        int64_t st[4], run = 1, storage = fx_count(k->nd[t], k->d[t]);
         for (int64_t i = k->nd[t] - 1; i >= 0; i--) {
             st[i] = run;
             run *= k->d[t][i] > 0 ? k->d[t][i] : 1;
@@ -104,7 +83,7 @@ static void bufs_make(struct rg_bufs *b, const struct rg_case *k) {
         if (t == T_DX && k->alias == A_DX_IS_DY)
             data = b->p[T_DY];
         if (t == T_DX && k->alias == A_DX_SHIFTED_DY)
-            data = b->p[T_DY] + 4 * esize(k->dt[T_DY]);
+            data = b->p[T_DY] + 4 * fx_elem_size(k->dt[T_DY]);
         if (t == T_DX && k->alias == A_DX_IS_COS)
             data = b->p[T_COS];
         if (t == T_DCOS && k->alias == A_DCOS_IS_DY)
@@ -157,17 +136,11 @@ static aclnnStatus phase1(const struct rg_case *k, struct rg_bufs *b, uint64_t *
 static void expect_refused(const struct rg_case *k, aclnnStatus code, const char *piece) {
     struct rg_bufs b;
     bufs_make(&b, k);
-    uint64_t ws = 77;
+    uint64_t ws = FX_WS_UNTOUCHED;
     aclOpExecutor *sentinel = (aclOpExecutor *)&ws, *e = sentinel;
     aclnnStatus got = phase1(k, &b, &ws, &e);
-    const char *msg = aclGetRecentErrMsg();
-    if (got != code || !msg || !strstr(msg, piece) ||
-        !strstr(msg, "aclnnRotaryPositionEmbeddingGradGetWorkspaceSize")) {
-        print_error("code %d (want %d), message \"%s\" (want \"%s\")\n", (int)got, (int)code,
-                    msg ? msg : "(null)", piece);
-        fail();
-    }
-    assert_true(ws == 77 && e == sentinel);
+    fx_expect_phase1_refused(got, code, "aclnnRotaryPositionEmbeddingGradGetWorkspaceSize", piece,
+                             ws, e, sentinel);
     for (int t = 0; t < T_COUNT; t++)
         assert_memory_equal(b.p[t], b.p0[t], b.bytes[t]);
     bufs_free(&b);
@@ -175,16 +148,10 @@ static void expect_refused(const struct rg_case *k, aclnnStatus code, const char
 
 static void run_accepted(const struct rg_case *k, struct rg_bufs *b) {
     bufs_make(b, k);
-    uint64_t ws = 77;
+    uint64_t ws = FX_WS_UNTOUCHED;
     aclOpExecutor *e = NULL;
     aclnnStatus got = phase1(k, b, &ws, &e);
-    if (got != ACLNN_SUCCESS) {
-        print_error("phase 1: %d: %s\n", (int)got, aclGetRecentErrMsg());
-        fail();
-    }
-    assert_int_equal(ws, 0);
-    assert_int_equal(aclnnRotaryPositionEmbeddingGrad(NULL, 0, e, stream), ACLNN_SUCCESS);
-    assert_int_equal(aclrtSynchronizeStream(stream), ACL_SUCCESS);
+    fx_expect_accepted_run(got, ws, e, aclnnRotaryPositionEmbeddingGrad, stream);
 }
 
 #define REFUSED(code, piece, ...)                                                                  \
@@ -246,13 +213,13 @@ static void test_mode(void **state) {
 static void test_shapes(void **state) {
     (void)state;
     REFUSED(INNER_TILING_ERROR, "must be 4-D", k.nd[T_COS] = k.nd[T_SIN] = 3;
-            set4(k.d[T_COS], 3, 1, 16, 0); set4(k.d[T_SIN], 3, 1, 16, 0));
-    REFUSED(INNER_TILING_ERROR, "sin shape", set4(k.d[T_SIN], 1, 1, 1, 16));
-    REFUSED(INNER_TILING_ERROR, "dx shape", set4(k.d[T_DX], 2, 3, 5, 16));
-    REFUSED(INNER_TILING_ERROR, "x shape", set4(k.d[T_X], 2, 3, 5, 16));
-    REFUSED(INNER_TILING_ERROR, "dcos shape", set4(k.d[T_DCOS], 1, 1, 1, 16));
+            fx_set4(k.d[T_COS], 3, 1, 16, 0); fx_set4(k.d[T_SIN], 3, 1, 16, 0));
+    REFUSED(INNER_TILING_ERROR, "sin shape", fx_set4(k.d[T_SIN], 1, 1, 1, 16));
+    REFUSED(INNER_TILING_ERROR, "dx shape", fx_set4(k.d[T_DX], 2, 3, 5, 16));
+    REFUSED(INNER_TILING_ERROR, "x shape", fx_set4(k.d[T_X], 2, 3, 5, 16));
+    REFUSED(INNER_TILING_ERROR, "dcos shape", fx_set4(k.d[T_DCOS], 1, 1, 1, 16));
     /* CANN's example shape for dcos/dsin without x is refused with x */
-    REFUSED(INNER_TILING_ERROR, "dsin shape", set4(k.d[T_DSIN], 1, 1, 1, 0));
+    REFUSED(INNER_TILING_ERROR, "dsin shape", fx_set4(k.d[T_DSIN], 1, 1, 1, 0));
     REFUSED(INNER_TILING_ERROR, "must be <= 1024",
             for (int t = 0; t < T_COUNT; t++) k.d[t][3] = 1026);
     REFUSED(INNER_TILING_ERROR, "must be even", for (int t = 0; t < T_COUNT; t++) k.d[t][3] = 15;
@@ -261,11 +228,11 @@ static void test_shapes(void **state) {
     REFUSED(INNER_TILING_ERROR, "multiple of 4 in quarter mode",
             for (int t = 0; t < T_COUNT; t++) k.d[t][3] = 18;
             k.mode = 2);
-    REFUSED(INNER_TILING_ERROR, "dim 1 is 2", set4(k.d[T_COS], 1, 2, 1, 16);
-            set4(k.d[T_SIN], 1, 2, 1, 16));
-    REFUSED(INNER_TILING_ERROR, "broadcasts over dim 0 alone", set4(k.d[T_COS], 1, 3, 4, 16);
-            set4(k.d[T_SIN], 1, 3, 4, 16); set4(k.d[T_DCOS], 1, 3, 4, 16);
-            set4(k.d[T_DSIN], 1, 3, 4, 16));
+    REFUSED(INNER_TILING_ERROR, "dim 1 is 2", fx_set4(k.d[T_COS], 1, 2, 1, 16);
+            fx_set4(k.d[T_SIN], 1, 2, 1, 16));
+    REFUSED(INNER_TILING_ERROR, "broadcasts over dim 0 alone", fx_set4(k.d[T_COS], 1, 3, 4, 16);
+            fx_set4(k.d[T_SIN], 1, 3, 4, 16); fx_set4(k.d[T_DCOS], 1, 3, 4, 16);
+            fx_set4(k.d[T_DSIN], 1, 3, 4, 16));
 }
 
 static void test_overlap(void **state) {
@@ -367,8 +334,8 @@ static void test_results(void **state) {
                 k.mode = mode;
                 for (int t = 0; t < T_COUNT; t++) {
                     const bool cs = t == T_COS || t == T_SIN || t == T_DCOS || t == T_DSIN;
-                    set4(k.d[t], cs && !layouts[l][0] ? 1 : x[0], cs && !layouts[l][1] ? 1 : x[1],
-                         cs && !layouts[l][2] ? 1 : x[2], x[3]);
+                    fx_set4(k.d[t], cs && !layouts[l][0] ? 1 : x[0],
+                            cs && !layouts[l][1] ? 1 : x[1], cs && !layouts[l][2] ? 1 : x[2], x[3]);
                 }
                 struct rg_bufs b;
                 run_accepted(&k, &b);
@@ -385,8 +352,8 @@ static void test_cann_example_call(void **state) {
     struct rg_case k = rg_default();
     k.mode = 1;
     k.null_tensor = T_X;
-    set4(k.d[T_DCOS], 1, 1, 1, 0);
-    set4(k.d[T_DSIN], 1, 1, 1, 0);
+    fx_set4(k.d[T_DCOS], 1, 1, 1, 0);
+    fx_set4(k.d[T_DSIN], 1, 1, 1, 0);
     k.no_data = T_DCOS; /* and dsin's is never read */
     struct rg_bufs b;
     run_accepted(&k, &b);
