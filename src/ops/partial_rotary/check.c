@@ -367,19 +367,14 @@ static ropekit_status rk_pr_check_overlap(const char *api, const char *x_name, c
     return ROPEKIT_OK;
 }
 
-static ropekit_status rk_step_overlap(struct rk_pr_ctx *c, int *rule) {
-    const ropekit_tensor *x = c->t[0], *cs = c->t[1], *sn = c->t[2], *out = c->t[3];
-    const char *api = c->p->api, *xn = c->name[0];
-    RK_COUNT(OVERLAP);
-    const ropekit_tensor *w = out ? out : x; /* out is written (in place it is x) */
-    if (rk_tensor_self_overlaps(w))
-        RK_PR_FAIL(RK_PR_RULE_OVERLAP,
-                   "%s: %s strides: two elements share one address; an output must not "
-                   "overlap itself",
-                   api, out ? c->name[3] : xn);
+/* The views' geometry and relation, which plans keep for the data checks (the no-op exit
+ * included: a face tells its plans apart by them, and an operator built on this one checks
+ * its own outputs against x, cos and sin with them). */
+static void rk_pr_note_views(struct rk_pr_ctx *c) {
+    const ropekit_tensor *x = c->t[0], *out = c->t[3];
     for (int i = 0; i < 3; i++)
-        c->out->geom[i] = rk_view_geom_of(c->t[i]);
-    c->out->geom[3] = rk_view_geom_of(w);
+        c->out->geom[i] = c->t[i] ? rk_view_geom_of(c->t[i]) : (struct rk_view_geom){0};
+    c->out->geom[3] = rk_view_geom_of(out ? out : x); /* out is written (in place it is x) */
     c->out->views.apart = out != NULL;
     c->out->views.rotate = !c->out->noop;
     c->out->views.same_view = !out;
@@ -389,6 +384,19 @@ static ropekit_status rk_step_overlap(struct rk_pr_ctx *c, int *rule) {
             same = x->shape[i] == 1 || x->strides[i] == out->strides[i];
         c->out->views.same_view = same;
     }
+}
+
+static ropekit_status rk_step_overlap(struct rk_pr_ctx *c, int *rule) {
+    const ropekit_tensor *x = c->t[0], *cs = c->t[1], *sn = c->t[2], *out = c->t[3];
+    const char *api = c->p->api, *xn = c->name[0];
+    RK_COUNT(OVERLAP);
+    const ropekit_tensor *w = out ? out : x;
+    if (rk_tensor_self_overlaps(w))
+        RK_PR_FAIL(RK_PR_RULE_OVERLAP,
+                   "%s: %s strides: two elements share one address; an output must not "
+                   "overlap itself",
+                   api, out ? c->name[3] : xn);
+    rk_pr_note_views(c);
     if (c->p->check_data)
         return rk_pr_check_overlap(api, xn, c->name[3], c->out->geom, &c->out->views, x->data,
                                    cs->data, sn->data, out ? out->data : NULL, rule);
@@ -468,6 +476,8 @@ ropekit_status rk_pr_validate(const struct rk_pr_problem *p, const struct rk_pr_
         ropekit_status st = rk_step_overlap(&c, rule);
         if (st != ROPEKIT_OK)
             return st;
+    } else if (out->noop) {
+        rk_pr_note_views(&c);
     }
     out->out_name = c.name[3];
     out->start = c.start;
