@@ -245,9 +245,9 @@ static void read_rows_shape(fz_input *in, int32_t rank, int64_t last, int64_t *s
  * last dim `len`; rarely a wrong dim. Sets *ok false when the shape is not one of those. */
 static int32_t read_coeff_shape(fz_input *in, int32_t xr, const int64_t *xshape, int64_t len,
                                 bool same_rank, int64_t *cs, bool *ok) {
-    int32_t cr = xr;
+    int32_t cr = clamp_rank(xr);
     if (!same_rank && xr >= 1)
-        cr = (int32_t)fz_range(in, 1, xr);
+        cr = (int32_t)fz_range(in, 1, clamp_rank(xr));
     if (fz_u8(in) >= 250) {
         cr = (int32_t)fz_range(in, 0, ROPEKIT_MAX_DIMS);
         *ok = *ok && cr >= 1 && (same_rank ? cr == xr : cr <= xr);
@@ -432,7 +432,7 @@ static void decode_apply(fz_input *in, fz_call *c) {
     if (fz_u8(in) < 24) /* an empty query or key */
         (fz_bool(in) ? qs : ks)[0] = 0;
     /* cos's leading dims: 1, or the dim query and key share there (right-aligned) */
-    int32_t lo = qr < kr ? qr : kr;
+    int32_t lo = clamp_rank(qr < kr ? qr : kr);
     int32_t cr = lo >= 1 ? (int32_t)fz_range(in, 1, lo) : 1;
     if (fz_u8(in) >= 250) {
         cr = (int32_t)fz_range(in, 0, 6);
