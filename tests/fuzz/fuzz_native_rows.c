@@ -429,8 +429,11 @@ static void decode_apply(fz_input *in, fz_call *c) {
     int64_t qs[ROPEKIT_MAX_DIMS] = {0}, ks[ROPEKIT_MAX_DIMS] = {0}, cs[ROPEKIT_MAX_DIMS] = {0};
     read_rows_shape(in, qr, d, qs);
     read_rows_shape(in, kr, d, ks);
-    if (fz_u8(in) < 24) /* an empty query or key */
-        (fz_bool(in) ? qs : ks)[0] = 0;
+    if (fz_u8(in) < 24) { /* an empty query or key: a leading dim of 0 */
+        const bool q = fz_bool(in);
+        if ((q ? qr : kr) >= 2)
+            (q ? qs : ks)[0] = 0;
+    }
     /* cos's leading dims: 1, or the dim query and key share there (right-aligned) */
     int32_t lo = clamp_rank(qr < kr ? qr : kr);
     int32_t cr = lo >= 1 ? (int32_t)fz_range(in, 1, lo) : 1;
@@ -467,10 +470,9 @@ static void decode_matrix(fz_input *in, fz_call *c) {
     }
     int32_t rank = read_rank(in, &ok);
     const int64_t d = read_dim(in, 0, 20);
-    int64_t xs[ROPEKIT_MAX_DIMS] = {0}, cs[ROPEKIT_MAX_DIMS] = {0}, ss[ROPEKIT_MAX_DIMS] = {0};
+    int64_t xs[ROPEKIT_MAX_DIMS] = {0}, cs[ROPEKIT_MAX_DIMS] = {0};
     read_rows_shape(in, rank, d, xs);
     int32_t cr = read_coeff_shape(in, rank, xs, d, true, cs, &ok);
-    int32_t sr = read_coeff_shape(in, rank, xs, d, true, ss, &ok);
     int64_t rs[ROPEKIT_MAX_DIMS] = {d, d, 1, 1, 1, 1, 1, 1};
     if (fz_u8(in) >= 250) {
         rs[fz_range(in, 0, 1)] = read_dim(in, 0, 24);
@@ -480,7 +482,9 @@ static void decode_matrix(fz_input *in, fz_call *c) {
     ok = ok && rr == 2;
     view_make(in, &c->v[M_X], dt, rank, xs, false);
     view_make(in, &c->v[M_COS], odt[0], cr, cs, false);
-    view_make(in, &c->v[M_SIN], odt[1], sr, ss, false);
+    read_like(in, &c->v[M_SIN], &c->v[M_COS], false, &ok); /* sin: cos's shape */
+    c->v[M_SIN].t.dtype = odt[1];
+    view_measure(&c->v[M_SIN]);
     view_make(in, &c->v[M_ROT], odt[2], rr, rs, false);
     if (fz_u8(in) < 40 && odt[3] == dt) {
         c->v[M_OUT] = c->v[M_X];
