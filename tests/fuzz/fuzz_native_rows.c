@@ -211,7 +211,8 @@ static bool read_strides(fz_input *in, int32_t n, const int64_t *shape, int64_t 
                 strides[d] = 0;
                 apart = apart && shape[d] <= 1;
             }
-            int64_t ext = shape[d] + ((pads >> d) & 1 ? fz_range(in, 1, 3) : 0);
+            int64_t ext = (int64_t)((uint64_t)shape[d] +
+                                    (uint64_t)((pads >> d) & 1 ? fz_range(in, 1, 3) : 0));
             if (ext > 1 && __builtin_mul_overflow(step, ext, &step))
                 step = INT64_MAX;
         }
