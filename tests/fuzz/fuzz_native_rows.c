@@ -732,6 +732,25 @@ static bool mark_view(fz_masks *mk, const fz_arena *a, const fz_view *v, uint8_t
     return clean;
 }
 
+static bool same_view(const ropekit_tensor *a, const ropekit_tensor *b) {
+    if (a->data != b->data || a->ndim != b->ndim || a->dtype != b->dtype)
+        return false;
+    for (int32_t i = 0; i < clamp_rank(a->ndim); i++)
+        if (a->shape[i] != b->shape[i] || a->strides[i] != b->strides[i])
+            return false;
+    return true;
+}
+
+/* Whether input i is the view of the output that may be it (in place): x and out, dy and
+ * dx, whether decoded so or placed so. */
+static bool is_in_place_input(const fz_call *c, int i) {
+    int out = c->op == OP_OUT      ? (i == O_X ? O_OUT : -1)
+              : c->op == OP_GRAD   ? (i == G_DY ? G_DX : -1)
+              : c->op == OP_MATRIX ? (i == M_X ? M_OUT : -1)
+                                   : -1;
+    return out >= 0 && same_view(&c->v[i].t, &c->v[out].t);
+}
+
 /* An accepted call: its outputs' elements apart from each other and from every input's
  * (an input that is an output's own view in place aside), and no other byte changed. */
 static void check_footprint(const fz_arena *a, const fz_call *c, int count) {
@@ -742,10 +761,7 @@ static void check_footprint(const fz_arena *a, const fz_call *c, int count) {
                      "%s accepted output %d whose elements share memory with an output",
                      kOpName[c->op], i);
     for (int i = 0; i < c->nv; i++) {
-        bool in_place = false;
-        for (int j = 0; j < c->nv; j++)
-            in_place = in_place || c->alias[j] == i;
-        if (c->output[i] || c->null_desc[i] || in_place)
+        if (c->output[i] || c->null_desc[i] || is_in_place_input(c, i))
             continue;
         FZ_CHECK(mark_view(&mk, a, &c->v[i], MASK_IN, MASK_OUT),
                  "%s accepted input %d sharing memory with an output", kOpName[c->op], i);
