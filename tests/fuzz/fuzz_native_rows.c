@@ -700,7 +700,7 @@ static bool odo_next(int64_t *idx, const int64_t *shape, int32_t n) {
     return false;
 }
 
-enum { MASK_OUT = 1, MASK_IN = 2 };
+enum { MASK_OUT = 1, MASK_SUMS = 2, MASK_IN = 4 }; /* SUMS: dcos and dsin */
 
 typedef struct fz_masks {
     int count;
@@ -732,6 +732,10 @@ static bool mark_view(fz_masks *mk, const fz_arena *a, const fz_view *v, uint8_t
     return clean;
 }
 
+static bool sums(const fz_call *c, int i) {
+    return c->op == OP_GRAD && (i == G_DCOS || i == G_DSIN);
+}
+
 static bool same_view(const ropekit_tensor *a, const ropekit_tensor *b) {
     if (a->data != b->data || a->ndim != b->ndim || a->dtype != b->dtype)
         return false;
@@ -757,19 +761,22 @@ static void check_footprint(const fz_arena *a, const fz_call *c, int count) {
     fz_masks mk = {count, {0}};
     for (int i = 0; i < c->nv; i++)
         if (c->output[i] && !c->null_desc[i])
-            FZ_CHECK(mark_view(&mk, a, &c->v[i], MASK_OUT, MASK_OUT),
+            FZ_CHECK(mark_view(&mk, a, &c->v[i], sums(c, i) ? MASK_SUMS : MASK_OUT,
+                               MASK_OUT | MASK_SUMS),
                      "%s accepted output %d whose elements share memory with an output",
                      kOpName[c->op], i);
     for (int i = 0; i < c->nv; i++) {
         if (c->output[i] || c->null_desc[i] || is_in_place_input(c, i))
             continue;
-        FZ_CHECK(mark_view(&mk, a, &c->v[i], MASK_IN, MASK_OUT),
+        /* the sums read x before dx is written: dx may lie over x (SPEC §16.2) */
+        const uint8_t clash = c->op == OP_GRAD && i == G_X ? MASK_SUMS : MASK_OUT | MASK_SUMS;
+        FZ_CHECK(mark_view(&mk, a, &c->v[i], MASK_IN, clash),
                  "%s accepted input %d sharing memory with an output", kOpName[c->op], i);
     }
     for (int b = 0; b < count; b++) {
         const uint8_t *saved = a->copy[b];
         for (size_t k = 0; k < a->size[b]; k++)
-            FZ_CHECK((mk.m[b] && (mk.m[b][k] & MASK_OUT)) || a->buf[b][k] == saved[k],
+            FZ_CHECK((mk.m[b] && (mk.m[b][k] & (MASK_OUT | MASK_SUMS))) || a->buf[b][k] == saved[k],
                      "%s changed byte %zu of buffer %d, outside its outputs", kOpName[c->op], k, b);
         free(mk.m[b]);
     }
