@@ -740,13 +740,13 @@ static bool same_view(const ropekit_tensor *a, const ropekit_tensor *b) {
     if (a->data != b->data || a->ndim != b->ndim || a->dtype != b->dtype)
         return false;
     for (int32_t i = 0; i < clamp_rank(a->ndim); i++)
-        if (a->shape[i] != b->shape[i] || a->strides[i] != b->strides[i])
+        if (a->shape[i] != b->shape[i] || (a->shape[i] > 1 && a->strides[i] != b->strides[i]))
             return false;
     return true;
 }
 
 /* Whether input i is the view of the output that may be it (in place): x and out, dy and
- * dx, whether decoded so or placed so. */
+ * dx, whether decoded so or placed so (a dim of 1 may have any stride). */
 static bool is_in_place_input(const fz_call *c, int i) {
     int out = c->op == OP_OUT      ? (i == O_X ? O_OUT : -1)
               : c->op == OP_GRAD   ? (i == G_DY ? G_DX : -1)
