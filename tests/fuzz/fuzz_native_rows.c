@@ -1057,6 +1057,23 @@ static void check_misfit_executes(const fz_arena *a, const fz_call *c, const rop
     }
 }
 
+/* The plan's own execute with its first output's data NULL: refused, writing nothing,
+ * unless that output has no element (then the call runs: its bytes are put back). */
+static void check_null_output(fz_arena *a, const fz_call *c, const ropekit_plan *plan) {
+    static const int first_output[OP_COUNT] = {O_OUT, G_DX, A_Q, M_OUT};
+    const int o = first_output[c->op];
+    void *p[MAX_VIEWS];
+    data_pointers(c, p);
+    p[o] = NULL;
+    ropekit_status st = execute_as(c->op, plan, p);
+    FZ_CHECK(st != ROPEKIT_OK || c->v[o].empty, "%s execute took output %d = NULL", kOpName[c->op],
+             o);
+    if (st == ROPEKIT_OK)
+        fz_restore(a);
+    else
+        expect_rejected(a, st, "an execute with a NULL output");
+}
+
 static void config_first(fz_input *in) {
     ropekit_isa detected = ropekit_isa_detected();
     int isa = 3 - (int)fz_range(in, 0, 3); /* 3: what the CPU has */
@@ -1113,6 +1130,7 @@ static ropekit_status run_variant(fz_arena *a, const fz_call *c, int variant, fz
     FZ_CHECK(plan != NULL, "plan_create gave no plan");
     check_describe(plan);
     check_misfit_executes(a, c, plan);
+    check_null_output(a, c, plan);
     void *p[MAX_VIEWS];
     data_pointers(c, p);
     st = execute_as(c->op, plan, p);
