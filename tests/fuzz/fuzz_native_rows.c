@@ -341,6 +341,8 @@ static void finish_decode(fz_input *in, fz_call *c, bool ok) {
             ok = false;
         }
     }
+    if (c->op == OP_GRAD && c->null_desc[G_X]) /* no sums: dcos and dsin are not used */
+        c->null_desc[G_DCOS] = c->null_desc[G_DSIN] = true;
     c->holdable = true;
     for (int i = 0; i < c->nv; i++) {
         if (c->null_desc[i])
