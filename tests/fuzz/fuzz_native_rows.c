@@ -8,7 +8,8 @@
  * rank, cos/sin of its rank, rotate [D, D] with any strides, out or x itself, one dtype),
  * each one-shot or through its plan (executed once, twice on restored data, or on a copy of
  * the data at other addresses); ropekit_plan_describe with small buffers;
- * ropekit_plan_destroy; every plan handed to the other operators' executes.
+ * ropekit_plan_destroy; every plan handed to the other operators' executes (refused, nothing
+ * written) and to its own with its first output NULL.
  *
  * Oracle: a rejected call returns an error with a message and changes no byte; a call
  * whose every choice was valid is accepted; a view whose byte span overflows int64 is
@@ -19,10 +20,11 @@
  * agree bit for bit: partial_rotary_out's out is ropekit_partial_rotary on a copy of x,
  * partial_rotary_grad's dx is ropekit_partial_rotary (backward) on a copy of dy,
  * apply_rotary's query and key are ropekit_partial_rotary over [0, D) of copies of each.
- * rotary_matrix is within SPEC §6 of a float64 reference of out = x*cos + (x@rotate)*sin
- * for small problems. Views placed in one shared block may be refused (the overlap checks
- * are conservative for views that are not row-dense); an accepted one is judged as above.
- * Views the arena cannot hold are only planned. */
+ * dcos/dsin are within SPEC §6 of float64 sums of dy*xs and dy*xr (SPEC §16.2) and
+ * rotary_matrix of a float64 reference of out = x*cos + (x@rotate)*sin, for small problems. Views
+ * placed in one shared block may be refused (the overlap checks are conservative for views that are
+ * not row-dense); an accepted one is judged as above. Views the arena cannot hold are only planned.
+ */
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
